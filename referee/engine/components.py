@@ -1,0 +1,133 @@
+"""Rule components: the ruleset's options compiled into the few facts the engine consults.
+
+Each field is one small rule, named for what it decides and the clause it implements.  The
+engine reads only these, so a new variant is new data, never a new branch on a ruleset's
+name; and because they are plain ints and bools, a playout is fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from referee.cards import CARDS_PER_PACK, suit_mask, suit_of
+from referee.ruleset import model as m
+
+PICKER, HIGHEST, LOWEST = 0, 1, 2
+NOBODY, LAST_TO_PLAY, TRICK_WINNER = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBook:
+    step: int
+    """C3: +1 when play goes clockwise (seats are numbered clockwise), -1 otherwise."""
+    take_step: int
+    """B9: +1 to take from the left neighbour, -1 from the right."""
+    suit: tuple[int, ...]
+    """Suit of each card id."""
+    strength: tuple[int, ...]
+    """C1/V3: strength of each card id within its suit (higher wins)."""
+    suit_masks: tuple[int, int, int, int]
+    later_identical_wins: bool
+    """X4: of two identical cards in a trick, the later one ranks higher."""
+    first_lead_card: int
+    """C6/V3: the card that opens the first trick."""
+    first_lead_if_absent_highest: bool
+    """C6: when the lead card is not in play, the highest card of its suit leads."""
+    first_trick_discards: bool
+    """B1/X3: nothing ends the first trick early; off-suit cards are discards."""
+    first_trick_first_leader_leads: bool
+    """B2: the first leader leads the second trick."""
+    pickup_when_void: bool
+    """P1: a player who cannot follow picks up the trick instead of playing."""
+    tochoo_ends_trick: bool
+    """B4: an off-suit card ends the trick (else D1: it is a discard)."""
+    tochoo_picked_up_by_high: bool
+    """B6: the player of the highest card of the led suit picks up after a tochoo."""
+    pickup_takes_waste: bool
+    """V4: the picker also takes the whole waste pile."""
+    complete_next_high: bool
+    """C8/D2/B3: after a complete trick the highest card leads (else V1: the lowest)."""
+    after_pickup: int
+    """P2 (PICKER), B7/V5 (HIGHEST) or LOWEST: who leads after a pickup or tochoo."""
+    leader_draws: bool
+    """B8: a player due to lead with no card cannot go out; they draw from the waste pile."""
+    draw_from_trick_when_waste_empty: bool
+    """B8 open point: with an empty waste pile the trick's cards join it before the draw."""
+    take_hand: bool
+    """B9: a player may take a neighbour's hand before a trick."""
+    take_hand_leader_only: bool
+    """X1: only the player about to lead may take."""
+    take_hand_once_per_trick: bool
+    """B9 open point: one take closes the window until the next trick."""
+    lead_passes_to_taker: bool
+    """B9 open point: the taker leads when the leader's hand is taken."""
+    all_out_together: int
+    """C11: NOBODY, LAST_TO_PLAY or TRICK_WINNER is the Bhabhi when nobody is left."""
+    two_left_pickup_loses: bool
+    """X2: with two left, the player who must pick up is the Bhabhi."""
+    max_tricks: int
+    at_max_most_cards: bool
+    at_dead_most_cards: bool
+    teams: bool
+    """V2: partners sit opposite."""
+    illegal_play_penalty: bool
+    """C12: not following when able makes the offender pick up the trick."""
+
+    @staticmethod
+    def of(rules: m.Ruleset) -> RuleBook:
+        return _compile(rules)
+
+
+@lru_cache(maxsize=256)
+def _compile(rules: m.Ruleset) -> RuleBook:
+    deck = rules.deck
+    ids = range(deck.packs * CARDS_PER_PACK)
+    first_trick, off, lead = rules.first_trick, rules.off_suit, rules.next_leader
+    take, end = rules.take_hand, rules.end
+    after_pickup = {
+        m.AfterPickup.PICKER: PICKER,
+        m.AfterPickup.HIGHEST: HIGHEST,
+        m.AfterPickup.LOWEST: LOWEST,
+    }[lead.after_pickup]
+    all_out = {
+        m.AllOutTogether.NO_BHABHI: NOBODY,
+        m.AllOutTogether.LAST_TO_PLAY: LAST_TO_PLAY,
+        m.AllOutTogether.TRICK_WINNER: TRICK_WINNER,
+    }[end.all_out_together]
+    masks = tuple(suit_mask(s, deck.packs) for s in range(4))
+    return RuleBook(
+        step=1 if rules.direction is m.Direction.CLOCKWISE else -1,
+        take_step=1 if take.from_ is m.TakeHandFrom.LEFT else -1,
+        suit=tuple(suit_of(c) for c in ids),
+        strength=tuple(deck.strength(c) for c in ids),
+        suit_masks=(masks[0], masks[1], masks[2], masks[3]),
+        later_identical_wins=deck.identical_cards is m.IdenticalCards.LAST_PLAYED,
+        first_lead_card=rules.first_lead.card,
+        first_lead_if_absent_highest=(
+            rules.first_lead.if_absent is m.IfLeadCardAbsent.HIGHEST_OF_SUIT
+        ),
+        first_trick_discards=first_trick.off_suit is m.FirstTrickOffSuit.DISCARD,
+        first_trick_first_leader_leads=(
+            first_trick.next_leader is m.FirstTrickNextLeader.FIRST_LEADER
+        ),
+        pickup_when_void=off.play is m.OffSuitPlay.PICKUP,
+        tochoo_ends_trick=off.play is m.OffSuitPlay.TOCHOO,
+        tochoo_picked_up_by_high=off.tochoo_picked_up_by is m.TochooPickedUpBy.HIGHEST_OF_LED,
+        pickup_takes_waste=off.pickup_takes is m.PickupTakes.TRICK_AND_WASTE,
+        complete_next_high=lead.after_complete_trick is m.AfterCompleteTrick.HIGHEST,
+        after_pickup=after_pickup,
+        leader_draws=lead.if_out is m.IfLeaderOut.DRAWS_FROM_WASTE,
+        draw_from_trick_when_waste_empty=lead.if_waste_empty is m.IfWasteEmpty.DRAWS_FROM_TRICK,
+        take_hand=take.when is not m.TakeHandWhen.NEVER,
+        take_hand_leader_only=take.when is m.TakeHandWhen.LEADER_BEFORE_TRICK,
+        take_hand_once_per_trick=take.per_trick is m.TakesPerTrick.ONE,
+        lead_passes_to_taker=take.lead_passes_to is m.LeadPassesTo.TAKER,
+        all_out_together=all_out,
+        two_left_pickup_loses=end.two_left_pickup_loses,
+        max_tricks=end.max_tricks,
+        at_max_most_cards=end.at_max_tricks is m.ForcedEnd.MOST_CARDS,
+        at_dead_most_cards=end.at_dead_position is m.ForcedEnd.MOST_CARDS,
+        teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
+        illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
+    )

@@ -1,0 +1,161 @@
+"""Dead positions: hands that no sequence of legal play can end any more.
+
+Under the pick-up rules (P1: a player who cannot follow picks up instead of playing) cards
+leave the hands only through clean tricks, and a clean trick in suit s needs every active
+player to hold an s card.  So once no suit has as many cards (in hands, plus the waste pile
+that a V4 pickup brings back) as there are active players, no clean trick can ever happen
+while they all stay in, and the hand can end only if somebody goes out by playing their
+last card to a trick that someone after them picks up.
+
+Whether that can still happen depends only on how many cards of each suit every player
+holds (ranks decide only who wins a clean trick, and there are none), so we search that
+small abstract space exhaustively.  The search over-approximates where the rules leave a
+choice we do not model (who leads after a pickup when that is the high card, a C12 penalty
+pickup): extra transitions can only make us say "may still end", never "dead", so a
+position we call dead is dead.  Anything larger than the search budget is left to the
+ruleset's bound on the length of a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from referee.engine import components as rule
+
+if TYPE_CHECKING:
+    from referee.engine.hand import Hand
+
+SEARCH_BUDGET = 20_000
+"""Abstract positions examined before giving up (and leaving the hand to max_tricks)."""
+
+Counts = tuple[int, int, int, int]
+"""Cards of each suit (clubs, diamonds, hearts, spades) in one hand."""
+
+
+def dead_position_check(book: rule.RuleBook) -> Callable[[Hand], bool] | None:
+    """The detector these rules need, or None when we have none to offer.
+
+    Discard and tochoo rules shed cards every trick or pass them by rank, and B9 lets any
+    player end a hand by taking the last other hand, so only the pick-up family cycles.
+    """
+    if not book.pickup_when_void or book.take_hand:
+        return None
+    return _pickup_is_dead
+
+
+def _pickup_is_dead(hand: Hand) -> bool:
+    book = hand.book
+    masks = book.suit_masks
+    seats: list[int] = [hand.leader]
+    nxt = hand.next_active(hand.leader)
+    while nxt != hand.leader:
+        seats.append(nxt)
+        nxt = hand.next_active(nxt)
+    k = len(seats)
+    if k < 2 or (k == 2 and book.two_left_pickup_loses):
+        return False
+    waste: Counts = (0, 0, 0, 0)
+    if book.pickup_takes_waste:
+        w = hand.waste
+        waste = (
+            (w & masks[0]).bit_count(),
+            (w & masks[1]).bit_count(),
+            (w & masks[2]).bit_count(),
+            (w & masks[3]).bit_count(),
+        )
+    counts: list[Counts] = []
+    for seat in seats:
+        h = hand.hands[seat]
+        counts.append(
+            (
+                (h & masks[0]).bit_count(),
+                (h & masks[1]).bit_count(),
+                (h & masks[2]).bit_count(),
+                (h & masks[3]).bit_count(),
+            )
+        )
+    for suit in range(4):
+        if sum(c[suit] for c in counts) + waste[suit] >= k:
+            return False
+    return _search(
+        tuple(counts),
+        waste,
+        book.after_pickup != rule.PICKER,
+        book.illegal_play_penalty,
+    )
+
+
+@lru_cache(maxsize=65_536)
+def _search(
+    start: tuple[Counts, ...], waste: Counts, any_led_player_leads: bool, penalty_pickups: bool
+) -> bool:
+    """True when no abstract play from ``start`` (leader first) lets anybody go out."""
+    seen = {(start, waste)}
+    frontier = [(start, waste)]
+    while frontier:
+        if len(seen) > SEARCH_BUDGET:
+            return False
+        hands, pile = frontier.pop()
+        for following in _tricks(hands, pile, any_led_player_leads, penalty_pickups):
+            if following is None:
+                return False
+            if following not in seen:
+                seen.add(following)
+                frontier.append(following)
+    return True
+
+
+def _tricks(
+    hands: tuple[Counts, ...], pile: Counts, any_led_player_leads: bool, penalty_pickups: bool
+) -> list[tuple[tuple[Counts, ...], Counts] | None]:
+    """Positions after each possible trick; None stands for 'somebody can go out'."""
+    k = len(hands)
+    results: list[tuple[tuple[Counts, ...], Counts] | None] = []
+    for suit in range(4):
+        if not hands[0][suit]:
+            continue
+        current = [list(h) for h in hands]
+        current[0][suit] -= 1
+        played = 1
+        for i in range(1, k):
+            if current[i][suit]:
+                if penalty_pickups:  # C12: picking up instead of following, as a penalty
+                    results.extend(
+                        _after_pickup(current, i, suit, played, pile, any_led_player_leads)
+                    )
+                current[i][suit] -= 1
+                played += 1
+                continue
+            results.extend(_after_pickup(current, i, suit, played, pile, any_led_player_leads))
+            break
+        else:
+            return [None]  # every player followed: a clean trick, the regime is over
+    return results
+
+
+def _after_pickup(
+    current: list[list[int]],
+    picker: int,
+    suit: int,
+    played: int,
+    pile: Counts,
+    any_led_player_leads: bool,
+) -> list[tuple[tuple[Counts, ...], Counts] | None]:
+    hands = [list(h) for h in current]
+    for i in range(picker):
+        if sum(hands[i]) == 0:
+            return [None]
+    hands[picker][suit] += played
+    new_pile = pile
+    if any(pile):
+        for s in range(4):
+            hands[picker][s] += pile[s]
+        new_pile = (0, 0, 0, 0)
+    leaders = range(picker) if any_led_player_leads else (picker,)
+    out: list[tuple[tuple[Counts, ...], Counts] | None] = []
+    for lead in leaders:
+        rotated = hands[lead:] + hands[:lead]
+        out.append((tuple((h[0], h[1], h[2], h[3]) for h in rotated), new_pile))
+    return out

@@ -1,0 +1,769 @@
+"""One hand of Bhabhi: the state, the legal actions of every seat, and what each action causes.
+
+The engine is pure: a hand is fully determined by the resolved ruleset, the number of
+players, the dealer, and either a seed (the published shuffle, see ``shuffle.py``) or an
+explicit deal.  Random draws from the waste pile (B8) come from the seed too, or from an
+explicit list, so a recorded game replays exactly.
+
+Variant behaviour comes from the ruleset through the small rule components of
+``components.py``; nothing here looks at a ruleset's id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from referee.cards import Card, card_str, cards_in, cards_str, mask_of
+from referee.engine import components as rule
+from referee.engine.deadpos import dead_position_check
+from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, seed_bytes
+from referee.engine.shuffle import deal as shuffle_deal
+from referee.engine.types import (
+    PICK_UP,
+    TAKE_HAND,
+    Action,
+    ActionKind,
+    CardPlayed,
+    EngineError,
+    Event,
+    HandOver,
+    HandStarted,
+    HandTaken,
+    IllegalActionError,
+    IllegalPlayPenalised,
+    Outcome,
+    PickedUp,
+    PlayerOut,
+    Reason,
+    Termination,
+    TrickEnded,
+    TrickToWaste,
+    WasteDrawn,
+)
+from referee.ruleset.model import Ruleset, Teams
+
+BEFORE_TRICK = 0
+IN_TRICK = 1
+OVER = 2
+
+CAN_PICK_UP = 1
+CAN_TAKE_HAND = 2
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may know (or a spectator, with ``seat`` None): no other hidden card."""
+
+    seat: int | None
+    players: int
+    dealer: int
+    hand: tuple[Card, ...]
+    """The seat's own cards (empty for a spectator)."""
+    hand_sizes: tuple[int, ...]
+    known_cards: tuple[tuple[Card, ...], ...]
+    """Per seat, the cards every player saw go into that hand (picked up face up) and not yet
+    played. Face-down cards (waste draws, V4 waste, taken hands) are never in it."""
+    out: tuple[bool, ...]
+    out_order: tuple[int, ...]
+    trick_number: int
+    trick: tuple[tuple[int, Card], ...]
+    """The current trick's cards in play order, as (seat, card)."""
+    led_suit: int | None
+    waste_size: int
+    leader: int | None
+    turn: int | None
+    """The seat the game waits for (the leader before a trick), None when the hand is over."""
+    to_act: tuple[int, ...]
+    """Every seat that may act now (B9 lets others take a hand before a trick)."""
+    legal_actions: tuple[Action, ...]
+    outcome: Outcome | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "hand": [card_str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "known_cards": [[card_str(c) for c in cards] for cards in self.known_cards],
+            "out": list(self.out),
+            "out_order": list(self.out_order),
+            "trick_number": self.trick_number,
+            "trick": [[s, card_str(c)] for s, c in self.trick],
+            "led_suit": None if self.led_suit is None else "CDHS"[self.led_suit],
+            "waste_size": self.waste_size,
+            "leader": self.leader,
+            "turn": self.turn,
+            "to_act": list(self.to_act),
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "outcome": None if self.outcome is None else self.outcome.to_dict(),
+        }
+
+
+class LegalActions:
+    """The legal actions of one seat, as a lazy re-iterable view (like python-chess)."""
+
+    __slots__ = ("_flags", "_mask")
+
+    def __init__(self, mask: int, flags: int) -> None:
+        self._mask = mask
+        self._flags = flags
+
+    def __iter__(self) -> Iterator[Action]:
+        for card in cards_in(self._mask):
+            yield Action(ActionKind.PLAY, card)
+        if self._flags & CAN_PICK_UP:
+            yield PICK_UP
+        if self._flags & CAN_TAKE_HAND:
+            yield TAKE_HAND
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action):
+            return False
+        if action.kind is ActionKind.PLAY:
+            return action.card is not None and bool(self._mask >> action.card & 1)
+        if action.kind is ActionKind.PICK_UP:
+            return bool(self._flags & CAN_PICK_UP)
+        return bool(self._flags & CAN_TAKE_HAND)
+
+    def count(self) -> int:
+        return self._mask.bit_count() + (self._flags & 1) + (self._flags >> 1 & 1)
+
+    __len__ = count
+
+    def __bool__(self) -> bool:
+        return bool(self._mask or self._flags)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions ({', '.join(str(a) for a in self)})>"
+
+    @property
+    def card_mask(self) -> int:
+        return self._mask
+
+    @property
+    def flags(self) -> int:
+        return self._flags
+
+
+class Hand:
+    """The state of one hand, changed only by ``apply``; every change is logged as events."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: int,
+        *,
+        seed: Seed | None = None,
+        deal: Sequence[Sequence[Card]] | None = None,
+        dealer: int | None = None,
+        draws: Sequence[Card] | None = None,
+        record: bool = True,
+    ) -> None:
+        if not rules.players.allows(players):
+            teams = rules.players.teams is Teams.PARTNERS_OPPOSITE
+            raise EngineError(
+                f"ruleset {rules.id!r} allows {rules.players.min} to {rules.players.max} "
+                f"players{' (an even number, for teams)' if teams else ''}, not {players}"
+            )
+        if seed is None and deal is None:
+            raise EngineError("a hand starts from a seed or an explicit deal")
+        self.rules = rules
+        self.players = players
+        self.book = rule.RuleBook.of(rules)
+        self.dealer = (rules.deal.first_dealer if dealer is None else dealer) % players
+        self._step = self.book.step
+        deck = rules.deck.cards()
+        self._deck_mask = mask_of(deck)
+        if deal is None:
+            assert seed is not None
+            dealt = shuffle_deal(deck, seed, players, self.dealer, self._step)
+        else:
+            dealt = self._check_deal(deal)
+        self.seed = None if seed is None else seed_bytes(seed)
+        draw_seed: bytes = (
+            self.seed
+            if self.seed is not None
+            else ("deal:" + "|".join(",".join(card_str(c) for c in h) for h in dealt)).encode()
+        )
+        self._draw_stream = Stream(draw_seed, DRAW_LABEL)
+        self._draws = list(draws) if draws is not None else None
+        self.draws_made: list[Card] = []
+        self.deal: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in dealt)
+
+        self.hands = [mask_of(h) for h in dealt]
+        self.known = [0] * players
+        self.out = [False] * players
+        self.out_order: list[int] = []
+        self.waste = 0
+        self.out_of_play = self._deck_mask & ~sum(self.hands)
+        self.phase = BEFORE_TRICK
+        self.trick_number = 0
+        self.trick: list[tuple[int, Card]] = []
+        self.trick_mask = 0
+        self.led_suit = -1
+        self._order: list[int] = []
+        self._pos = 0
+        self._high_seat = -1
+        self._high = -1
+        self._low_seat = -1
+        self._low = 99
+        self.turn = -1
+        self.takes_this_trick = 0
+        self.outcome: Outcome | None = None
+        self.history: list[tuple[int, Action]] = []
+        self.events: list[Event] | None = [] if record else None
+        self._dead_check = dead_position_check(self.book)
+        self.leader, self.forced_lead = self._first_leader()
+        self.first_leader = self.leader
+        for seat in range(players):
+            if not self.hands[seat]:
+                self._go_out(seat, "emptied")
+        self._log(HandStarted(self.dealer, self.hand_sizes(), self.leader))
+        self._check_end_between_tricks()
+
+    # --- set-up -------------------------------------------------------------------------
+
+    def _check_deal(self, deal: Sequence[Sequence[Card]]) -> list[list[Card]]:
+        if len(deal) != self.players:
+            raise EngineError(f"the deal has {len(deal)} hands for {self.players} players")
+        seen = 0
+        for seat, cards in enumerate(deal):
+            for card in cards:
+                if not (0 <= card < 1024 and self._deck_mask >> card & 1):
+                    raise EngineError(
+                        f"seat {seat} is dealt {card_str(card) if card >= 0 else card}, "
+                        f"which is not in this ruleset's deck"
+                    )
+                if seen >> card & 1:
+                    raise EngineError(f"{card_str(card)} is dealt twice")
+                seen |= 1 << card
+        return [list(h) for h in deal]
+
+    def _first_leader(self) -> tuple[int, int]:
+        """C6: the holder of the lead card leads it; if it is not in play, say what leads."""
+        card = self.book.first_lead_card
+        for seat in range(self.players):
+            if self.hands[seat] >> card & 1:
+                return seat, card
+        if self.book.first_lead_if_absent_highest:
+            best = -1
+            for held in cards_in(sum(self.hands) & self.book.suit_masks[self.book.suit[card]]):
+                if best < 0 or self.book.strength[held] > self.book.strength[best]:
+                    best = held
+            if best >= 0:
+                seat = next(s for s in range(self.players) if self.hands[s] >> best & 1)
+                return seat, best
+        seat = (self.dealer + self._step) % self.players
+        while not self.hands[seat]:
+            seat = (seat + self._step) % self.players
+            if seat == self.dealer and not self.hands[seat]:
+                break
+        return seat, -1
+
+    # --- queries ------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(h.bit_count() for h in self.hands)
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.players) if not self.out[s]]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat the game waits for; None when the hand is over."""
+        if self.phase == OVER:
+            return None
+        return self.leader if self.phase == BEFORE_TRICK else self.turn
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        if self.phase == OVER:
+            return ()
+        if self.phase == IN_TRICK:
+            return (self.turn,)
+        return tuple(s for s in range(self.players) if self._legal(s) != (0, 0))
+
+    def legal_actions(self, seat: int) -> LegalActions:
+        mask, flags = self._legal(seat)
+        return LegalActions(mask, flags)
+
+    def _legal(self, seat: int) -> tuple[int, int]:
+        """(playable card mask, CAN_PICK_UP | CAN_TAKE_HAND flags) of one seat."""
+        if self.phase == IN_TRICK:
+            if seat != self.turn:
+                return 0, 0
+            hand = self.hands[seat]
+            following = hand & self.book.suit_masks[self.led_suit]
+            if following:
+                return following, 0
+            if self.book.pickup_when_void and not (
+                self.trick_number == 0 and self.book.first_trick_discards
+            ):
+                return 0, CAN_PICK_UP
+            return hand, 0
+        if self.phase == OVER or not 0 <= seat < self.players or self.out[seat]:
+            return 0, 0
+        flags = CAN_TAKE_HAND if self._may_take_hand(seat) else 0
+        if seat != self.leader:
+            return 0, flags
+        if self.forced_lead >= 0:
+            return 1 << self.forced_lead, flags
+        return self.hands[seat], flags
+
+    def _may_take_hand(self, seat: int) -> bool:
+        book = self.book
+        if not book.take_hand:
+            return False
+        if book.take_hand_leader_only and seat != self.leader:
+            return False
+        if book.take_hand_once_per_trick and self.takes_this_trick:
+            return False
+        return self._take_target(seat) >= 0
+
+    def _take_target(self, seat: int) -> int:
+        step = self.book.take_step
+        target = (seat + step) % self.players
+        while target != seat:
+            if not self.out[target]:
+                return target
+            target = (target + step) % self.players
+        return -1
+
+    def next_active(self, seat: int) -> int:
+        """The next player in turn after ``seat`` who is still in the hand."""
+        step = self._step
+        nxt = (seat + step) % self.players
+        while self.out[nxt] and nxt != seat:
+            nxt = (nxt + step) % self.players
+        return nxt
+
+    # --- checking -----------------------------------------------------------------------
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Raise IllegalActionError with the reason if ``seat`` may not play ``action``."""
+        self._refusal(seat, action, raise_it=True)
+
+    def can(self, seat: int, action: Action) -> bool:
+        return self._refusal(seat, action, raise_it=False) is None
+
+    def _refusal(self, seat: int, action: Action, *, raise_it: bool) -> Reason | None:
+        reason, message = self._why_not(seat, action)
+        if reason is not None and raise_it:
+            raise IllegalActionError(reason, message, seat=seat, action=action)
+        return reason
+
+    def _why_not(self, seat: int, action: Action) -> tuple[Reason | None, str]:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            return Reason.UNKNOWN_SEAT, f"there is no seat {seat} at a table of {self.players}"
+        if self.phase == OVER:
+            return Reason.HAND_OVER, "the hand is over"
+        if self.out[seat]:
+            return Reason.PLAYER_OUT, f"seat {seat} is out of this hand"
+        mask, flags = self._legal(seat)
+        kind = action.kind
+        if kind is ActionKind.TAKE_HAND:
+            if flags & CAN_TAKE_HAND:
+                return None, ""
+            return Reason.TAKE_HAND_NOT_ALLOWED, self._why_no_take(seat)
+        if self.to_move != seat:
+            return Reason.NOT_YOUR_TURN, f"it is seat {self.to_move}'s turn, not seat {seat}'s"
+        if kind is ActionKind.PICK_UP:
+            if flags & CAN_PICK_UP:
+                return None, ""
+            if (
+                mask
+                and self.phase == IN_TRICK
+                and self.hands[seat] & self.book.suit_masks[self.led_suit]
+            ):
+                return (
+                    Reason.PICKUP_NOT_ALLOWED,
+                    f"seat {seat} can follow {_suit_name(self.led_suit)}, so must not pick up",
+                )
+            return Reason.PICKUP_NOT_ALLOWED, "these rules have no pickup here"
+        card = action.card
+        if card is None or not 0 <= card < 1024 or not self._deck_mask >> card & 1:
+            return Reason.CARD_NOT_IN_DECK, f"{action} is not a card of this ruleset's deck"
+        if not self.hands[seat] >> card & 1:
+            return Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {card_str(card)}"
+        if mask >> card & 1:
+            return None, ""
+        if self.phase == BEFORE_TRICK:
+            return (
+                Reason.MUST_LEAD_CARD,
+                f"seat {seat} must lead {card_str(self.forced_lead)}, not {card_str(card)}",
+            )
+        if flags & CAN_PICK_UP:
+            return (
+                Reason.MUST_PICK_UP,
+                f"seat {seat} cannot follow {_suit_name(self.led_suit)} and must pick up",
+            )
+        return (
+            Reason.MUST_FOLLOW_SUIT,
+            f"seat {seat} holds {_suit_name(self.led_suit)} and must follow suit "
+            f"({cards_str(mask)}), not play {card_str(card)}",
+        )
+
+    def _why_no_take(self, seat: int) -> str:
+        book = self.book
+        if not book.take_hand:
+            return "these rules do not allow taking a hand"
+        if self.phase != BEFORE_TRICK:
+            return "a hand may be taken only before a trick"
+        if book.take_hand_leader_only and seat != self.leader:
+            return "a hand may be taken only by the player about to lead"
+        if book.take_hand_once_per_trick and self.takes_this_trick:
+            return "a hand was already taken before this trick"
+        return "there is nobody left whose hand could be taken"
+
+    # --- applying -----------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check and apply one action; return the events it caused.  Refused: nothing changes."""
+        reason, message = self._why_not(seat, action)
+        if reason is not None:
+            if (
+                reason is Reason.MUST_FOLLOW_SUIT
+                and self.book.illegal_play_penalty
+                and action.card is not None
+            ):
+                return self._run(seat, action, self._penalise, action.card)
+            raise IllegalActionError(reason, message, seat=seat, action=action)
+        if action.kind is ActionKind.TAKE_HAND:
+            return self._run(seat, action, self._take_hand, -1)
+        if action.kind is ActionKind.PICK_UP:
+            return self._run(seat, action, self._pick_up, -1)
+        assert action.card is not None
+        return self._run(seat, action, self._play, action.card)
+
+    def _run(self, seat: int, action: Action, step: object, card: int) -> list[Event]:
+        start = len(self.events) if self.events is not None else 0
+        backup = self._snapshot() if self._draws is not None else None
+        try:
+            step(seat, card)  # type: ignore[operator]
+        except EngineError:
+            if backup is not None:
+                self._restore(backup)
+            raise
+        self.history.append((seat, action))
+        return self.events[start:] if self.events is not None else []
+
+    def _log(self, event: Event) -> None:
+        if self.events is not None:
+            self.events.append(event)
+
+    def _play(self, seat: int, card: Card) -> None:
+        book = self.book
+        self.hands[seat] ^= 1 << card
+        self.known[seat] &= ~(1 << card)
+        if self.phase == BEFORE_TRICK:
+            self._lead(seat, card)
+            return
+        self.trick.append((seat, card))
+        self.trick_mask |= 1 << card
+        self._pos += 1
+        if book.suit[card] == self.led_suit:
+            strength = book.strength[card]
+            if strength > self._high or (strength == self._high and book.later_identical_wins):
+                self._high, self._high_seat = strength, seat
+            if strength < self._low or (strength == self._low and not book.later_identical_wins):
+                self._low, self._low_seat = strength, seat
+            self._log(CardPlayed(seat, card, self.trick_number, "follow"))
+        elif book.tochoo_ends_trick and not (self.trick_number == 0 and book.first_trick_discards):
+            self._log(CardPlayed(seat, card, self.trick_number, "tochoo"))
+            picker = self._high_seat if book.tochoo_picked_up_by_high else seat
+            self._end_trick("tochoo", picker)
+            return
+        else:
+            self._log(CardPlayed(seat, card, self.trick_number, "discard"))
+        if self._pos == len(self._order):
+            self._end_trick("complete", -1)
+        else:
+            self.turn = self._order[self._pos]
+
+    def _lead(self, seat: int, card: Card) -> None:
+        order = [seat]
+        nxt = self.next_active(seat)
+        while nxt != seat:
+            order.append(nxt)
+            nxt = self.next_active(nxt)
+        self._order = order
+        self._pos = 1
+        self.trick = [(seat, card)]
+        self.trick_mask = 1 << card
+        self.led_suit = self.book.suit[card]
+        self._high = self._low = self.book.strength[card]
+        self._high_seat = self._low_seat = seat
+        self.forced_lead = -1
+        self.phase = IN_TRICK
+        self.turn = order[1]
+        self._log(CardPlayed(seat, card, self.trick_number, "lead"))
+
+    def _pick_up(self, seat: int, _card: int) -> None:
+        self._end_trick("pickup", seat)
+
+    def _penalise(self, seat: int, card: int) -> None:
+        self._log(IllegalPlayPenalised(seat, card))
+        self._end_trick("pickup", seat, penalty=True)
+
+    def _end_trick(self, how: str, picker: int, *, penalty: bool = False) -> None:
+        """Settle a finished trick: pickup, next leader, who goes out, B8 draws, the end."""
+        book = self.book
+        trick_mask = self.trick_mask
+        number = self.trick_number
+        order = self._order
+        high = self._high_seat
+        if how == "complete":
+            next_leader = high if book.complete_next_high else self._low_seat
+        else:
+            self.hands[picker] |= trick_mask
+            self.known[picker] |= trick_mask
+            from_waste = 0
+            if book.pickup_takes_waste and self.waste:
+                from_waste = self.waste.bit_count()
+                self.hands[picker] |= self.waste
+                self.waste = 0
+            self._log(
+                PickedUp(picker, tuple(c for _, c in self.trick), from_waste, penalty=penalty)
+            )
+            if book.after_pickup == rule.PICKER:
+                next_leader = picker
+            elif book.after_pickup == rule.HIGHEST:
+                next_leader = high
+            else:
+                next_leader = self._low_seat
+        if number == 0 and book.first_trick_first_leader_leads:
+            next_leader = self.first_leader
+        self.trick = []
+        self.trick_mask = 0
+        self.phase = BEFORE_TRICK
+        self.trick_number = number + 1
+        self.takes_this_trick = 0
+        self.forced_lead = -1
+
+        if how != "complete" and book.two_left_pickup_loses and len(order) == 2:
+            self._log(TrickEnded(number, how, high, None))
+            self._go_out(order[1] if order[0] == picker else order[0], "emptied")
+            self._finish(Termination.TWO_LEFT_PICKUP, picker)
+            return
+
+        # B8: the player due to lead with no card cannot escape; they will draw.
+        drawer = next_leader if book.leader_draws and not self.hands[next_leader] else -1
+        escaped = -1
+        if (
+            drawer >= 0
+            and not self.waste
+            and not (how == "complete" and book.draw_from_trick_when_waste_empty)
+        ):
+            drawer, escaped = -1, drawer
+        leaving = [s for s in order if not self.hands[s] and s != drawer]
+        remaining = [s for s in range(self.players) if not self.out[s] and s not in leaving]
+        if len(remaining) <= 1:
+            self._log(TrickEnded(number, how, high, None))
+            for seat in leaving:
+                self._go_out(seat, "waste_empty" if seat == escaped else "emptied")
+            if how == "complete":
+                self._discard_trick(number, trick_mask)
+            if remaining:
+                self._finish(Termination.LAST_PLAYER, remaining[0])
+            else:
+                self._finish(Termination.ALL_OUT, self._all_out_loser(leaving[-1], high))
+            return
+        for seat in leaving:
+            self.out[seat] = True
+        if self.out[next_leader]:
+            next_leader = self.next_active(next_leader)
+        for seat in leaving:
+            self.out[seat] = False
+        self._log(TrickEnded(number, how, high, next_leader))
+        for seat in leaving:
+            self._go_out(seat, "waste_empty" if seat == escaped else "emptied")
+        self.leader = next_leader
+        if drawer >= 0:
+            if not self.waste:
+                self._discard_trick(number, trick_mask)
+                trick_mask = 0
+            card = self._draw()
+            self.waste &= ~(1 << card)
+            self.hands[drawer] = 1 << card
+            self.forced_lead = card
+            self._log(WasteDrawn(drawer, card))
+        if how == "complete" and trick_mask:
+            self._discard_trick(number, trick_mask)
+        self._check_end_between_tricks()
+
+    def _discard_trick(self, number: int, trick_mask: int) -> None:
+        self.waste |= trick_mask
+        self._log(TrickToWaste(number, tuple(cards_in(trick_mask))))
+
+    def _draw(self) -> Card:
+        waste = list(cards_in(self.waste))
+        index = len(self.draws_made)
+        if self._draws is not None and index < len(self._draws):
+            card = self._draws[index]
+            if not self.waste >> card & 1:
+                raise EngineError(
+                    f"draw {index + 1} is given as {card_str(card)}, which is not in the "
+                    f"waste pile ({cards_str(self.waste)})"
+                )
+        else:
+            card = waste[self._draw_stream.uniform(len(waste))]
+        self.draws_made.append(card)
+        return card
+
+    def _all_out_loser(self, last_to_play: int, high: int) -> int | None:
+        choice = self.book.all_out_together
+        if choice == rule.NOBODY:
+            return None
+        return last_to_play if choice == rule.LAST_TO_PLAY else high
+
+    def _take_hand(self, seat: int, _card: int) -> None:
+        target = self._take_target(seat)
+        taken = self.hands[target]
+        self.hands[seat] |= taken
+        self.known[seat] |= self.known[target]
+        self.hands[target] = 0
+        self.known[target] = 0
+        self.takes_this_trick += 1
+        self._log(HandTaken(seat, target, taken.bit_count(), tuple(cards_in(taken))))
+        self._go_out(target, "hand_taken")
+        if target == self.leader:
+            if self.trick_number == 0:
+                self.leader, self.forced_lead = self._first_leader()
+                self.first_leader = self.leader
+            else:
+                self.forced_lead = -1
+                self.leader = seat if self.book.lead_passes_to_taker else self.next_active(target)
+        self._check_end_between_tricks()
+
+    def _go_out(self, seat: int, how: str) -> None:
+        self.out[seat] = True
+        self.out_order.append(seat)
+        self._log(PlayerOut(seat, how))
+
+    def _check_end_between_tricks(self) -> None:
+        if self.phase == OVER:
+            return
+        active = self.active_seats()
+        if len(active) <= 1:
+            self._finish(
+                Termination.LAST_PLAYER if active else Termination.ALL_OUT,
+                active[0] if active else None,
+            )
+            return
+        if self.trick_number >= self.book.max_tricks:
+            self._finish(Termination.MAX_TRICKS, self._forced_loser(self.book.at_max_most_cards))
+            return
+        if self._dead_check is not None and self.trick_number > 0 and self._dead_check(self):
+            self._finish(
+                Termination.DEAD_POSITION, self._forced_loser(self.book.at_dead_most_cards)
+            )
+
+    def _forced_loser(self, most_cards: bool) -> int | None:
+        if not most_cards:
+            return None
+        sizes = [(self.hands[s].bit_count(), s) for s in self.active_seats()]
+        top = max(n for n, _ in sizes)
+        holders = [s for n, s in sizes if n == top]
+        return holders[0] if len(holders) == 1 else None
+
+    def _finish(self, termination: Termination, bhabhi: int | None) -> None:
+        team: tuple[int, ...] | None = None
+        if bhabhi is not None and self.book.teams:
+            partner = (bhabhi + self.players // 2) % self.players
+            team = (min(bhabhi, partner), max(bhabhi, partner))
+        self.outcome = Outcome(termination, bhabhi, tuple(self.out_order), team)
+        self.phase = OVER
+        self.turn = -1
+        self._log(HandOver(self.outcome))
+
+    # --- snapshots (for explicit draws that turn out impossible) ------------------------
+
+    _STATE = (
+        "hands",
+        "known",
+        "out",
+        "out_order",
+        "waste",
+        "phase",
+        "trick_number",
+        "trick",
+        "trick_mask",
+        "led_suit",
+        "_order",
+        "_pos",
+        "_high_seat",
+        "_high",
+        "_low_seat",
+        "_low",
+        "turn",
+        "takes_this_trick",
+        "outcome",
+        "leader",
+        "forced_lead",
+        "first_leader",
+        "draws_made",
+    )
+
+    def _snapshot(self) -> dict[str, object]:
+        snap: dict[str, object] = {}
+        for name in self._STATE:
+            value = getattr(self, name)
+            snap[name] = list(value) if isinstance(value, list) else value
+        snap["#events"] = len(self.events) if self.events is not None else 0
+        return snap
+
+    def _restore(self, snap: dict[str, object]) -> None:
+        for name in self._STATE:
+            setattr(self, name, snap[name])
+        if self.events is not None:
+            del self.events[int(snap["#events"]) :]  # type: ignore[call-overload]
+
+    # --- views --------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> SeatView:
+        """The observation of one seat, or of a spectator (``seat`` None)."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise EngineError(f"there is no seat {seat} at a table of {self.players}")
+        own = tuple(cards_in(self.hands[seat])) if seat is not None else ()
+        legal = tuple(self.legal_actions(seat)) if seat is not None else ()
+        return SeatView(
+            seat=seat,
+            players=self.players,
+            dealer=self.dealer,
+            hand=own,
+            hand_sizes=self.hand_sizes(),
+            known_cards=tuple(
+                tuple(cards_in(k & h)) for k, h in zip(self.known, self.hands, strict=True)
+            ),
+            out=tuple(self.out),
+            out_order=tuple(self.out_order),
+            trick_number=self.trick_number,
+            trick=tuple(self.trick),
+            led_suit=self.led_suit if self.phase == IN_TRICK else None,
+            waste_size=self.waste.bit_count(),
+            leader=self.leader if self.phase != OVER else None,
+            turn=self.to_move,
+            to_act=self.seats_to_act(),
+            legal_actions=legal,
+            outcome=self.outcome,
+        )
+
+    def card_total(self) -> int:
+        """Cards in hands, trick, waste and out of play: always the whole deck (a check)."""
+        total = self.out_of_play | self.waste | self.trick_mask
+        count = self.out_of_play.bit_count() + self.waste.bit_count() + self.trick_mask.bit_count()
+        for hand in self.hands:
+            total |= hand
+            count += hand.bit_count()
+        if total != self._deck_mask:
+            raise AssertionError("cards lost or invented")
+        return count
+
+
+def _suit_name(suit: int) -> str:
+    return ("clubs", "diamonds", "hearts", "spades")[suit]

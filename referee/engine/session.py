@@ -1,0 +1,122 @@
+"""A session: many hands in a row, Bhabhi counts, the end of the session, chips (C13-C16)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.hand import Hand
+from referee.engine.shuffle import Seed, hand_seed
+from referee.engine.types import EngineError, Outcome
+from referee.ruleset.model import DealerMoves, Direction, Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    hands_played: int
+    bhabhi_counts: tuple[int, ...]
+    """C14: how often each seat was the Bhabhi."""
+    losers: tuple[int, ...]
+    """C14: the seats with the most Bhabhi counts (several on a tie; none if nobody lost)."""
+    chips: tuple[int, ...]
+    """C15: each seat's net chips: what it took from the pot less what it paid in."""
+    pot_left: int
+    """C15: chips that could not be shared equally among the winners of the pot."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "hands_played": self.hands_played,
+            "bhabhi_counts": list(self.bhabhi_counts),
+            "losers": list(self.losers),
+            "chips": list(self.chips),
+            "pot_left": self.pot_left,
+        }
+
+
+class Session:
+    """Deals hand after hand (C16) from one session seed, rotating the dealer (C5)."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: int,
+        *,
+        seed: Seed,
+        hands: int | None = None,
+        bhabhi_limit: int | None = None,
+        first_dealer: int | None = None,
+        record: bool = True,
+    ) -> None:
+        if not rules.players.allows(players):
+            raise EngineError(f"ruleset {rules.id!r} does not allow {players} players")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.hand_limit = rules.session.hands if hands is None else hands
+        self.bhabhi_limit = rules.session.bhabhi_limit if bhabhi_limit is None else bhabhi_limit
+        self.dealer = (rules.deal.first_dealer if first_dealer is None else first_dealer) % players
+        moves = rules.deal.dealer_moves
+        if moves is DealerMoves.WITH_PLAY:
+            self._dealer_step = 1 if rules.direction is Direction.CLOCKWISE else -1
+        else:
+            self._dealer_step = 1 if moves is DealerMoves.CLOCKWISE else -1
+        self.record = record
+        self.outcomes: list[Outcome] = []
+        self.bhabhi_counts = [0] * players
+        self.paid = [0] * players
+        self.current: Hand | None = None
+
+    @property
+    def hands_played(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def is_over(self) -> bool:
+        if self.current is not None and not self.current.is_over:
+            return False
+        if self.hand_limit is not None and self.hands_played >= self.hand_limit:
+            return True
+        return self.bhabhi_limit is not None and max(self.bhabhi_counts) >= self.bhabhi_limit
+
+    def next_hand(self) -> Hand:
+        """Close the finished hand (if any) and deal the next one."""
+        if self.current is not None:
+            if not self.current.is_over:
+                raise EngineError("the current hand is not over yet")
+            self._close(self.current)
+        if self.is_over:
+            raise EngineError("the session is over")
+        number = self.hands_played
+        dealer = (self.dealer + self._dealer_step * number) % self.players
+        self.current = Hand(
+            self.rules,
+            self.players,
+            seed=hand_seed(self.seed, number),
+            dealer=dealer,
+            record=self.record,
+        )
+        return self.current
+
+    def _close(self, hand: Hand) -> None:
+        assert hand.outcome is not None
+        self.outcomes.append(hand.outcome)
+        loser = hand.outcome.bhabhi
+        if loser is not None:
+            self.bhabhi_counts[loser] += 1
+            self.paid[loser] += self.rules.session.chips
+        self.current = None
+
+    def finish(self) -> SessionResult:
+        """The session's result so far (C14, C15); closes a finished current hand first."""
+        if self.current is not None and self.current.is_over:
+            self._close(self.current)
+        counts = tuple(self.bhabhi_counts)
+        top = max(counts)
+        losers = tuple(s for s, c in enumerate(counts) if c == top) if top > 0 else ()
+        fewest = min(counts)
+        winners = [s for s, c in enumerate(counts) if c == fewest]
+        pot = sum(self.paid)
+        share, left = divmod(pot, len(winners))
+        chips = [-p for p in self.paid]
+        for seat in winners:
+            chips[seat] += share
+        return SessionResult(self.hands_played, counts, losers, tuple(chips), left)

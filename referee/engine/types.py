@@ -1,0 +1,317 @@
+"""The engine's value types: actions, events, outcomes, errors.
+
+Everything here is frozen: an event, once it happened, never changes, and the hand's
+append-only list of them is what the referee streams and what a recorded game replays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from referee.cards import Card, CardSyntaxError, card_str, parse_card
+
+
+class ActionKind(StrEnum):
+    PLAY = "play"
+    """Lead or follow with a card (C7), discard (D1) or play a tochoo (B4)."""
+    PICK_UP = "pick_up"
+    """P1: unable to follow, play no card and pick up the trick."""
+    TAKE_HAND = "take_hand"
+    """B9: take the left (or right) neighbour's whole hand before a trick."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Action:
+    kind: ActionKind
+    card: Card | None = None
+
+    @classmethod
+    def play(cls, card: Card | str) -> Action:
+        return cls(ActionKind.PLAY, parse_card(card) if isinstance(card, str) else card)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read an action as written in recorded games: a card (``AS``), ``pickup``, ``take``."""
+        word = text.strip().lower().replace("-", "_")
+        if word in ("pickup", "pick_up"):
+            return PICK_UP
+        if word in ("take", "take_hand"):
+            return TAKE_HAND
+        try:
+            return cls.play(text)
+        except CardSyntaxError as error:
+            raise CardSyntaxError(
+                f"{text!r} is not an action: write a card (AS, 10H), 'pickup' or 'take'"
+            ) from error
+
+    def __str__(self) -> str:
+        if self.kind is ActionKind.PLAY:
+            assert self.card is not None
+            return card_str(self.card)
+        return "pickup" if self.kind is ActionKind.PICK_UP else "take"
+
+
+PICK_UP = Action(ActionKind.PICK_UP)
+TAKE_HAND = Action(ActionKind.TAKE_HAND)
+
+
+class Reason(StrEnum):
+    """Stable reason codes for refused actions; shared with the referee and conformance."""
+
+    HAND_OVER = "hand_over"
+    UNKNOWN_SEAT = "unknown_seat"
+    PLAYER_OUT = "player_out"
+    NOT_YOUR_TURN = "not_your_turn"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    CARD_NOT_IN_DECK = "card_not_in_deck"
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    MUST_LEAD_CARD = "must_lead_card"
+    MUST_PICK_UP = "must_pick_up"
+    PICKUP_NOT_ALLOWED = "pickup_not_allowed"
+    TAKE_HAND_NOT_ALLOWED = "take_hand_not_allowed"
+
+
+class EngineError(ValueError):
+    """Bad input to the engine; the message names the input and the position."""
+
+
+class IllegalActionError(EngineError):
+    """An action refused in this position; the state is unchanged."""
+
+    def __init__(
+        self, reason: Reason, message: str, *, seat: int, action: Action | None = None
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.seat = seat
+        self.action = action
+
+
+class Termination(StrEnum):
+    LAST_PLAYER = "last_player"
+    """C10: all but one player are out; the one left is the Bhabhi."""
+    ALL_OUT = "all_out"
+    """C11: the last players went out on the same trick; see end.all_out_together."""
+    TWO_LEFT_PICKUP = "two_left_pickup"
+    """X2: with two left, a pickup or tochoo ended the hand."""
+    MAX_TRICKS = "max_tricks"
+    """The ruleset's bound on the length of a hand was reached."""
+    DEAD_POSITION = "dead_position"
+    """No sequence of legal play can end the hand any more."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    termination: Termination
+    bhabhi: int | None
+    """The losing seat, or None when the hand has no loser."""
+    out_order: tuple[int, ...]
+    """Seats in the order they went out (got away), earliest first."""
+    losing_team: tuple[int, ...] | None = None
+    """V2: the partnership holding the Bhabhi, when the ruleset plays in teams."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "termination": str(self.termination),
+            "bhabhi": self.bhabhi,
+            "losing_team": list(self.losing_team) if self.losing_team is not None else None,
+            "out_order": list(self.out_order),
+        }
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``public()`` is what a seat that must not see it is told."""
+
+    kind: ClassVar[str] = "event"
+
+    def public(self) -> Event:
+        return self
+
+    def visible_to(self, seat: int | None) -> Event:
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for name in self.__dataclass_fields__:
+            out[name] = _plain(getattr(self, name))
+        return out
+
+
+def _plain(value: object) -> Any:
+    if isinstance(value, Outcome):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, StrEnum):
+        return str(value)
+    return value
+
+
+def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
+    return None if cards is None else [card_str(c) for c in cards]
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    kind: ClassVar[str] = "hand_started"
+    dealer: int
+    hand_sizes: tuple[int, ...]
+    leader: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "dealer": self.dealer,
+            "hand_sizes": list(self.hand_sizes),
+            "leader": self.leader,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    kind: ClassVar[str] = "card_played"
+    seat: int
+    card: Card
+    trick: int
+    role: str
+    """``lead``, ``follow``, ``discard`` (off-suit, trick goes on) or ``tochoo``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "card": card_str(self.card),
+            "trick": self.trick,
+            "role": self.role,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TrickEnded(Event):
+    kind: ClassVar[str] = "trick_ended"
+    trick: int
+    how: str
+    """``complete`` (everyone played: clean or discard trick), ``pickup`` or ``tochoo``."""
+    high_seat: int | None
+    """Player of the highest card of the led suit (None if the trick had no card)."""
+    next_leader: int | None
+    """Who leads next (None when the hand is over)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "trick": self.trick,
+            "how": self.how,
+            "high_seat": self.high_seat,
+            "next_leader": self.next_leader,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TrickToWaste(Event):
+    kind: ClassVar[str] = "trick_to_waste"
+    trick: int
+    cards: tuple[Card, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "trick": self.trick, "cards": _cards(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class PickedUp(Event):
+    kind: ClassVar[str] = "picked_up"
+    seat: int
+    cards: tuple[Card, ...]
+    """The face-up cards of the trick, seen by everyone."""
+    from_waste: int
+    """V4: how many face-down cards of the waste pile came with them."""
+    penalty: bool = False
+    """C12: picked up as the penalty for not following suit."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "cards": _cards(self.cards),
+            "from_waste": self.from_waste,
+            "penalty": self.penalty,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WasteDrawn(Event):
+    """B8: a player with the power and no card draws from the waste pile."""
+
+    kind: ClassVar[str] = "waste_drawn"
+    seat: int
+    card: Card | None
+    """The card drawn; None in the version other seats see."""
+
+    def public(self) -> Event:
+        return WasteDrawn(self.seat, None)
+
+    def visible_to(self, seat: int | None) -> Event:
+        return self if seat == self.seat else self.public()
+
+    def to_dict(self) -> dict[str, Any]:
+        card = None if self.card is None else card_str(self.card)
+        return {"kind": self.kind, "seat": self.seat, "card": card}
+
+
+@dataclass(frozen=True, slots=True)
+class HandTaken(Event):
+    """B9: ``taker`` took every card of ``seat``, who got away."""
+
+    kind: ClassVar[str] = "hand_taken"
+    taker: int
+    seat: int
+    count: int
+    cards: tuple[Card, ...] | None
+    """The cards taken; only the taker (and the one who held them) sees them."""
+
+    def public(self) -> Event:
+        return HandTaken(self.taker, self.seat, self.count, None)
+
+    def visible_to(self, seat: int | None) -> Event:
+        return self if seat in (self.taker, self.seat) else self.public()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "taker": self.taker,
+            "seat": self.seat,
+            "count": self.count,
+            "cards": _cards(self.cards),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut(Event):
+    kind: ClassVar[str] = "player_out"
+    seat: int
+    how: str
+    """``emptied`` (C9), ``hand_taken`` (B9), ``waste_empty`` (B8 with no card to draw)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalPlayPenalised(Event):
+    """C12, table version: the card goes back and the offender picks up the trick."""
+
+    kind: ClassVar[str] = "illegal_play_penalised"
+    seat: int
+    card: Card
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "card": card_str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver(Event):
+    kind: ClassVar[str] = "hand_over"
+    outcome: Outcome

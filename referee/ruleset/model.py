@@ -1,0 +1,347 @@
+"""The resolved ruleset as typed, frozen values.
+
+The YAML file is the source of truth and the JSON Schema its reference documentation; this
+module only gives the engine typed access to a ruleset that has already been resolved
+(``extends`` applied) and validated.  Every enum mirrors a schema ``enum`` one to one, so a
+new option value is added in both places (tests/test_schema_model.py checks they agree).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from referee.cards import RANKS, Card, parse_card, suit_mask
+
+
+class AceRank(StrEnum):
+    HIGH = "high"
+    LOW = "low"
+
+
+class IdenticalCards(StrEnum):
+    FIRST_PLAYED = "first_played"
+    LAST_PLAYED = "last_played"
+
+
+class Teams(StrEnum):
+    NONE = "none"
+    PARTNERS_OPPOSITE = "partners_opposite"
+
+
+class Direction(StrEnum):
+    CLOCKWISE = "clockwise"
+    COUNTERCLOCKWISE = "counterclockwise"
+
+
+class DealerMoves(StrEnum):
+    CLOCKWISE = "clockwise"
+    COUNTERCLOCKWISE = "counterclockwise"
+    WITH_PLAY = "with_play"
+
+
+class IfLeadCardAbsent(StrEnum):
+    HIGHEST_OF_SUIT = "highest_of_suit"
+    PLAYER_AFTER_DEALER = "player_after_dealer"
+
+
+class FirstTrickOffSuit(StrEnum):
+    AS_OTHER_TRICKS = "as_other_tricks"
+    DISCARD = "discard"
+
+
+class FirstTrickNextLeader(StrEnum):
+    AS_OTHER_TRICKS = "as_other_tricks"
+    FIRST_LEADER = "first_leader"
+
+
+class OffSuitPlay(StrEnum):
+    PICKUP = "pickup"
+    DISCARD = "discard"
+    TOCHOO = "tochoo"
+
+
+class TochooPickedUpBy(StrEnum):
+    HIGHEST_OF_LED = "highest_of_led"
+    TOCHOO_PLAYER = "tochoo_player"
+
+
+class PickupTakes(StrEnum):
+    TRICK = "trick"
+    TRICK_AND_WASTE = "trick_and_waste"
+
+
+class AfterCompleteTrick(StrEnum):
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+class AfterPickup(StrEnum):
+    PICKER = "picker"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+class IfLeaderOut(StrEnum):
+    NEXT_IN_TURN = "next_in_turn"
+    DRAWS_FROM_WASTE = "draws_from_waste"
+
+
+class IfWasteEmpty(StrEnum):
+    GOES_OUT = "goes_out"
+    DRAWS_FROM_TRICK = "draws_from_trick"
+
+
+class TakeHandWhen(StrEnum):
+    NEVER = "never"
+    BEFORE_ANY_TRICK = "before_any_trick"
+    LEADER_BEFORE_TRICK = "leader_before_trick"
+
+
+class TakeHandFrom(StrEnum):
+    LEFT = "left"
+    RIGHT = "right"
+
+
+class TakesPerTrick(StrEnum):
+    ONE = "one"
+    ANY = "any"
+
+
+class LeadPassesTo(StrEnum):
+    TAKER = "taker"
+    NEXT_IN_TURN = "next_in_turn"
+
+
+class AllOutTogether(StrEnum):
+    NO_BHABHI = "no_bhabhi"
+    LAST_TO_PLAY = "last_to_play"
+    TRICK_WINNER = "trick_winner"
+
+
+class ForcedEnd(StrEnum):
+    NO_BHABHI = "no_bhabhi"
+    MOST_CARDS = "most_cards"
+
+
+class IllegalPlay(StrEnum):
+    REJECT = "reject"
+    PICKUP_PENALTY = "pickup_penalty"
+
+
+@dataclass(frozen=True, slots=True)
+class Localized:
+    en: str
+    de: str
+    pl: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    packs: int
+    ranks: tuple[str, ...]
+    ace: AceRank
+    identical_cards: IdenticalCards
+
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the deck in ascending id order (the order the shuffle starts from)."""
+        rank_ids = sorted(RANKS.index(r) for r in self.ranks)
+        return tuple(
+            pack * 52 + suit * 13 + rank
+            for pack in range(self.packs)
+            for suit in range(4)
+            for rank in rank_ids
+        )
+
+    def strength(self, card: Card) -> int:
+        """Rank strength within a suit: higher wins. Aces low move below the 2."""
+        rank = card % 13
+        if self.ace is AceRank.LOW:
+            return 0 if rank == 12 else rank + 1
+        return rank
+
+    def suit_masks(self) -> tuple[int, int, int, int]:
+        m = tuple(suit_mask(s, self.packs) for s in range(4))
+        return (m[0], m[1], m[2], m[3])
+
+
+@dataclass(frozen=True, slots=True)
+class Players:
+    min: int
+    max: int
+    teams: Teams
+
+    def allows(self, count: int) -> bool:
+        if not self.min <= count <= self.max:
+            return False
+        return self.teams is Teams.NONE or count % 2 == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    first_dealer: int
+    dealer_moves: DealerMoves
+
+
+@dataclass(frozen=True, slots=True)
+class FirstLead:
+    card: Card
+    if_absent: IfLeadCardAbsent
+
+
+@dataclass(frozen=True, slots=True)
+class FirstTrick:
+    off_suit: FirstTrickOffSuit
+    next_leader: FirstTrickNextLeader
+
+
+@dataclass(frozen=True, slots=True)
+class OffSuit:
+    play: OffSuitPlay
+    tochoo_picked_up_by: TochooPickedUpBy
+    pickup_takes: PickupTakes
+
+
+@dataclass(frozen=True, slots=True)
+class NextLeader:
+    after_complete_trick: AfterCompleteTrick
+    after_pickup: AfterPickup
+    if_out: IfLeaderOut
+    if_waste_empty: IfWasteEmpty
+
+
+@dataclass(frozen=True, slots=True)
+class TakeHand:
+    when: TakeHandWhen
+    from_: TakeHandFrom
+    per_trick: TakesPerTrick
+    lead_passes_to: LeadPassesTo
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    all_out_together: AllOutTogether
+    two_left_pickup_loses: bool
+    max_tricks: int
+    at_max_tricks: ForcedEnd
+    at_dead_position: ForcedEnd
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    hands: int | None
+    bhabhi_limit: int | None
+    chips: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Ruleset:
+    """A resolved ruleset. Compared by identity; compare ``hash`` for 'the same rules'."""
+
+    id: str
+    title: Localized
+    description: Localized
+    clauses: tuple[str, ...]
+    deck: Deck
+    players: Players
+    direction: Direction
+    deal: Deal
+    first_lead: FirstLead
+    first_trick: FirstTrick
+    off_suit: OffSuit
+    next_leader: NextLeader
+    take_hand: TakeHand
+    end: End
+    illegal_play: IllegalPlay
+    session: Session
+    source: Mapping[str, Any]
+    """The resolved mapping this ruleset was built from (``extends`` applied and removed)."""
+
+    @property
+    def hash(self) -> str:
+        """SHA-256 of the resolved ruleset as canonical JSON: names the exact rules played."""
+        return ruleset_hash(self.source)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Ruleset:
+        """Build from a resolved mapping that has already passed schema validation."""
+        deck, players, deal = data["deck"], data["players"], data["deal"]
+        first_lead, first_trick = data["first_lead"], data["first_trick"]
+        off_suit, leader, take, end = (
+            data["off_suit"],
+            data["next_leader"],
+            data["take_hand"],
+            data["end"],
+        )
+        session = data["session"]
+        source = {k: v for k, v in data.items() if k != "extends"}
+        return cls(
+            id=data["id"],
+            title=Localized(**data["title"]),
+            description=Localized(**data["description"]),
+            clauses=tuple(data["clauses"]),
+            deck=Deck(
+                packs=deck["packs"],
+                ranks=tuple(deck["ranks"]),
+                ace=AceRank(deck["ace"]),
+                identical_cards=IdenticalCards(deck["identical_cards"]),
+            ),
+            players=Players(min=players["min"], max=players["max"], teams=Teams(players["teams"])),
+            direction=Direction(data["direction"]),
+            deal=Deal(
+                first_dealer=deal["first_dealer"], dealer_moves=DealerMoves(deal["dealer_moves"])
+            ),
+            first_lead=FirstLead(
+                card=parse_card(first_lead["card"]),
+                if_absent=IfLeadCardAbsent(first_lead["if_absent"]),
+            ),
+            first_trick=FirstTrick(
+                off_suit=FirstTrickOffSuit(first_trick["off_suit"]),
+                next_leader=FirstTrickNextLeader(first_trick["next_leader"]),
+            ),
+            off_suit=OffSuit(
+                play=OffSuitPlay(off_suit["play"]),
+                tochoo_picked_up_by=TochooPickedUpBy(off_suit["tochoo_picked_up_by"]),
+                pickup_takes=PickupTakes(off_suit["pickup_takes"]),
+            ),
+            next_leader=NextLeader(
+                after_complete_trick=AfterCompleteTrick(leader["after_complete_trick"]),
+                after_pickup=AfterPickup(leader["after_pickup"]),
+                if_out=IfLeaderOut(leader["if_out"]),
+                if_waste_empty=IfWasteEmpty(leader["if_waste_empty"]),
+            ),
+            take_hand=TakeHand(
+                when=TakeHandWhen(take["when"]),
+                from_=TakeHandFrom(take["from"]),
+                per_trick=TakesPerTrick(take["per_trick"]),
+                lead_passes_to=LeadPassesTo(take["lead_passes_to"]),
+            ),
+            end=End(
+                all_out_together=AllOutTogether(end["all_out_together"]),
+                two_left_pickup_loses=bool(end["two_left_pickup_loses"]),
+                max_tricks=end["max_tricks"],
+                at_max_tricks=ForcedEnd(end["at_max_tricks"]),
+                at_dead_position=ForcedEnd(end["at_dead_position"]),
+            ),
+            illegal_play=IllegalPlay(data["illegal_play"]),
+            session=Session(
+                hands=session["hands"],
+                bhabhi_limit=session["bhabhi_limit"],
+                chips=session["chips"],
+            ),
+            source=source,
+        )
+
+
+def ruleset_hash(resolved: Mapping[str, Any]) -> str:
+    canonical = json.dumps(
+        {k: v for k, v in resolved.items() if k != "extends"},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
