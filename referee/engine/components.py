@@ -28,6 +28,8 @@ class RuleBook:
     strength: tuple[int, ...]
     """C1/V3: strength of each card id within its suit (higher wins)."""
     suit_masks: tuple[int, int, int, int]
+    deck: tuple[int, ...]
+    """C1/X4: the ruleset's cards in ascending id order, where the shuffle starts."""
     later_identical_wins: bool
     """X4: of two identical cards in a trick, the later one ranks higher."""
     first_lead_card: int
@@ -102,6 +104,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         suit=tuple(suit_of(c) for c in ids),
         strength=tuple(deck.strength(c) for c in ids),
         suit_masks=(masks[0], masks[1], masks[2], masks[3]),
+        deck=deck.cards(),
         later_identical_wins=deck.identical_cards is m.IdenticalCards.LAST_PLAYED,
         first_lead_card=rules.first_lead.card,
         first_lead_if_absent_highest=(

@@ -46,28 +46,35 @@ def dead_position_check(book: rule.RuleBook) -> Callable[[Hand], bool] | None:
 
 
 def _pickup_is_dead(hand: Hand) -> bool:
-    book = hand.book
-    masks = book.suit_masks
     seats: list[int] = [hand.leader]
     nxt = hand.next_active(hand.leader)
     while nxt != hand.leader:
         seats.append(nxt)
         nxt = hand.next_active(nxt)
+    return pickup_is_dead(hand.book, seats, hand.hands, hand.waste)
+
+
+def pickup_is_dead(book: rule.RuleBook, seats: list[int], hands: list[int], waste: int) -> bool:
+    """The pick-up detector on bare state, so that a playout without a ``Hand`` shares it.
+
+    ``seats`` are the active seats in play order from the player about to lead; ``hands``
+    every seat's cards as bitmasks; ``waste`` the waste pile's.
+    """
+    masks = book.suit_masks
     k = len(seats)
     if k < 2 or (k == 2 and book.two_left_pickup_loses):
         return False
-    waste: Counts = (0, 0, 0, 0)
+    pile: Counts = (0, 0, 0, 0)
     if book.pickup_takes_waste:
-        w = hand.waste
-        waste = (
-            (w & masks[0]).bit_count(),
-            (w & masks[1]).bit_count(),
-            (w & masks[2]).bit_count(),
-            (w & masks[3]).bit_count(),
+        pile = (
+            (waste & masks[0]).bit_count(),
+            (waste & masks[1]).bit_count(),
+            (waste & masks[2]).bit_count(),
+            (waste & masks[3]).bit_count(),
         )
     counts: list[Counts] = []
     for seat in seats:
-        h = hand.hands[seat]
+        h = hands[seat]
         counts.append(
             (
                 (h & masks[0]).bit_count(),
@@ -77,11 +84,11 @@ def _pickup_is_dead(hand: Hand) -> bool:
             )
         )
     for suit in range(4):
-        if sum(c[suit] for c in counts) + waste[suit] >= k:
+        if sum(c[suit] for c in counts) + pile[suit] >= k:
             return False
     return _search(
         tuple(counts),
-        waste,
+        pile,
         book.after_pickup != rule.PICKER,
         book.illegal_play_penalty,
     )

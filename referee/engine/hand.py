@@ -174,7 +174,7 @@ class Hand:
         self.book = rule.RuleBook.of(rules)
         self.dealer = (rules.deal.first_dealer if dealer is None else dealer) % players
         self._step = self.book.step
-        deck = rules.deck.cards()
+        deck = self.book.deck
         self._deck_mask = mask_of(deck)
         if deal is None:
             assert seed is not None
@@ -256,10 +256,10 @@ class Hand:
                 seat = next(s for s in range(self.players) if self.hands[s] >> best & 1)
                 return seat, best
         seat = (self.dealer + self._step) % self.players
-        while not self.hands[seat]:
-            seat = (seat + self._step) % self.players
-            if seat == self.dealer and not self.hands[seat]:
+        for _ in range(self.players):
+            if self.hands[seat]:
                 break
+            seat = (seat + self._step) % self.players
         return seat, -1
 
     # --- queries ------------------------------------------------------------------------

@@ -1,0 +1,224 @@
+"""``bhabhi rules …``: validate, list and show rulesets, and locate the schema.
+
+Problem lines use the ``FILE:LINE:COL: key.path: message`` form that editors and CI logs turn
+into links; exit codes are 0 (all good), 1 (problems found) and 2 (usage error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from referee.ruleset.loader import (
+    RulesetError,
+    bundled_ruleset_paths,
+    display_name,
+    find_ruleset,
+    resolve_file_named,
+    rules_dir,
+)
+from referee.ruleset.model import ruleset_hash
+from referee.ruleset.schema import SCHEMA_PATH, ordered_like_schema
+from referee.ruleset.yamlsafe import load_file
+
+if TYPE_CHECKING:
+    from referee.cli import Subparsers
+
+
+def register(subparsers: Subparsers) -> None:
+    rules = subparsers.add_parser(
+        "rules",
+        help="validate, list and show rulesets",
+        description="Work with ruleset files (rules/*.yaml) and the bundled rulesets.",
+    )
+    commands = rules.add_subparsers(dest="rules_command", metavar="COMMAND", required=True)
+
+    validate = commands.add_parser(
+        "validate",
+        help="check ruleset files; print every problem as FILE:LINE:COL: key.path: message",
+        description="Check ruleset files against the schema and the rules the schema cannot "
+        "express, with `extends` resolved. A bundled id may stand for its file.",
+    )
+    validate.add_argument("files", nargs="+", metavar="FILE")
+    validate.set_defaults(func=_validate)
+
+    listing = commands.add_parser("list", help="list the bundled rulesets")
+    listing.add_argument("--json", action="store_true", help="print a JSON array")
+    listing.set_defaults(func=_list)
+
+    show = commands.add_parser(
+        "show",
+        help="print a ruleset with `extends` resolved",
+        description="Print the resolved ruleset (bases merged in, keys in the schema's order) "
+        "as YAML with its hash in a leading comment, or as JSON.",
+    )
+    show.add_argument("ruleset", metavar="ID|FILE")
+    show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
+    show.set_defaults(func=_show)
+
+    schema = commands.add_parser("schema", help="print the path of the ruleset JSON Schema")
+    schema.set_defaults(func=_schema)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    bundled = bundled_ruleset_paths()
+    printed: set[str] = set()  # a broken base shared by several files is reported once
+    invalid = problem_count = 0
+    for ref in args.files:
+        path = Path(ref)
+        if not path.exists() and ref in bundled:
+            path = bundled[ref]
+        resolved, problems = resolve_file_named(path, ref)
+        if not problems:
+            print(f"{ref}: ok (id {resolved['id']}, hash {ruleset_hash(resolved)})")
+            continue
+        invalid += 1
+        problem_count += len(problems)
+        for problem in problems:
+            line = str(problem)
+            if line not in printed:
+                printed.add(line)
+                print(line)
+    if invalid:
+        print(
+            f"bhabhi rules validate: {_plural(problem_count, 'problem')} in "
+            f"{invalid} of {_plural(len(args.files), 'file')}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    entries = [_entry(ruleset_id, path) for ruleset_id, path in bundled_ruleset_paths().items()]
+    if args.json:
+        print(json.dumps(entries, ensure_ascii=False, indent=2))
+    else:
+        rows = [
+            (
+                e["id"],
+                e["extends"] or "-",
+                e["file"],
+                _ranges(e["clauses"]),
+                e["title"] if e["valid"] else f"INVALID ({_plural(e['problems'], 'problem')})",
+            )
+            for e in entries
+        ]
+        header = ("ID", "BASE", "FILE", "CLAUSES", "TITLE")
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+        for row in [header, *rows]:
+            cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+            print("  ".join([*cells, row[-1]]))
+    invalid = [e["id"] for e in entries if not e["valid"]]
+    if invalid:
+        print(
+            f"bhabhi rules list: invalid: {', '.join(invalid)} (see bhabhi rules validate FILE)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _entry(ruleset_id: str, path: Path) -> dict[str, Any]:
+    resolved, problems = resolve_file_named(path, display_name(path))
+    document, _ = load_file(path, str(path))
+    base = document.data.get("extends") if document is not None else None
+    title = resolved.get("title")
+    clauses = resolved.get("clauses")
+    try:
+        shown = path.resolve().relative_to(rules_dir().resolve().parent).as_posix()
+    except ValueError:  # pragma: no cover - bundled files are inside the rules directory
+        shown = str(path)
+    return {
+        "id": ruleset_id,
+        "title": title.get("en", "") if isinstance(title, dict) else "",
+        "clauses": clauses if isinstance(clauses, list) else [],
+        "file": shown,
+        "extends": base if isinstance(base, str) else None,
+        "hash": ruleset_hash(resolved) if not problems else None,
+        "valid": not problems,
+        "problems": len(problems),
+    }
+
+
+def _show(args: argparse.Namespace) -> int:
+    try:
+        path, name = find_ruleset(args.ruleset)
+    except RulesetError as exc:
+        for problem in exc.problems:
+            print(f"bhabhi rules show: {problem.message}", file=sys.stderr)
+        return 1
+    resolved, problems = resolve_file_named(path, name)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        print(
+            f"bhabhi rules show: {name} is not a valid ruleset "
+            f"({_plural(len(problems), 'problem')})",
+            file=sys.stderr,
+        )
+        return 1
+    ordered = ordered_like_schema(resolved)
+    if args.json:
+        print(json.dumps(ordered, ensure_ascii=False, indent=2))
+    else:
+        print(f"# hash: {ruleset_hash(resolved)}")
+        print(dump_yaml(ordered), end="")
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    print(SCHEMA_PATH)
+    return 0
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block mappings, but lists of plain values on one line, as the ruleset files write them."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    flow = all(not isinstance(item, dict | list) for item in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_Dumper.add_representer(list, _represent_list)
+
+
+def dump_yaml(data: Any) -> str:
+    """YAML text that reads back (with the safe loader) to exactly ``data``."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, indent=2)
+
+
+def _ranges(clauses: list[str]) -> str:
+    """``C1 C2 C3 P1`` as ``C1-C3 P1``: the clause lists are long and mostly runs."""
+    parts: list[str] = []
+    run: list[tuple[str, int]] = []
+
+    def flush() -> None:
+        if run:
+            (letter, first), (_, last) = run[0], run[-1]
+            parts.append(f"{letter}{first}" if first == last else f"{letter}{first}-{letter}{last}")
+            run.clear()
+
+    for clause in clauses:
+        match = re.fullmatch(r"([A-Z])(\d+)", clause)
+        if match is None:
+            flush()
+            parts.append(clause)
+            continue
+        letter, number = match.group(1), int(match.group(2))
+        if run and (run[-1][0] != letter or run[-1][1] + 1 != number):
+            flush()
+        run.append((letter, number))
+    flush()
+    return " ".join(parts)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -1,0 +1,248 @@
+"""``bhabhi rules …``: output formats and exit codes, called in-process through ``main``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from referee import cli
+from referee.cli import main
+from referee.ruleset.loader import DEFAULT_RULES_DIR, bundled_ruleset_paths, load_ruleset
+from referee.ruleset.schema import SCHEMA_PATH, schema
+
+BROKEN = Path(__file__).parent / "data" / "broken"
+REPO = DEFAULT_RULES_DIR.parent
+BUNDLED_IDS = sorted(bundled_ruleset_paths())
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- validate -------------------------------------------------------------------------------------
+
+
+def test_validate_all_bundled(capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(p) for p in bundled_ruleset_paths().values()]
+    code, out, err = run(capsys, "rules", "validate", *files)
+    assert code == 0
+    assert err == ""
+    lines = out.splitlines()
+    assert len(lines) == len(files)
+    for file, line in zip(files, lines, strict=True):
+        ruleset_id = Path(file).stem
+        expected = f"{file}: ok (id {ruleset_id}, hash {load_ruleset(ruleset_id).hash})"
+        assert line == expected
+
+
+def test_validate_accepts_a_bundled_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "validate", "bhabho")
+    assert code == 0
+    assert out.startswith("bhabho: ok (id bhabho, hash sha256:")
+
+
+def test_validate_broken_prints_every_problem(capsys: pytest.CaptureFixture[str]) -> None:
+    several = str(BROKEN / "several.yaml")
+    code, out, err = run(capsys, "rules", "validate", several)
+    assert code == 1
+    assert out.splitlines() == [
+        f"{several}:4:12: direction: 'sideways' is not allowed; allowed values: "
+        "clockwise, counterclockwise",
+        f"{several}:6:3: deck.pakcs: unknown key 'pakcs'; did you mean 'packs'?",
+        f"{several}:8:10: session.hands: expected an integer or null, got number 0.5",
+        f"{several}:9:10: session.chips: expected an integer, got string 'lots'",
+    ]
+    assert err.strip() == "bhabhi rules validate: 4 problems in 1 of 1 file"
+
+
+def test_validate_mixed_good_and_bad(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = str(DEFAULT_RULES_DIR / "pickup.yaml")
+    missing = str(tmp_path / "missing.yaml")
+    code, out, err = run(capsys, "rules", "validate", good, missing, str(tmp_path))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{good}: ok (id pickup, hash sha256:")
+    assert lines[1] == f"{missing}:1:1: (root): no such file"
+    assert lines[2] == f"{tmp_path}:1:1: (root): is a directory, not a ruleset file"
+    assert "2 problems in 2 of 3 files" in err
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(p.name for p in BROKEN.glob("*.yaml")),
+)
+def test_validate_every_broken_fixture_fails_cleanly(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    code, out, err = run(capsys, "rules", "validate", str(BROKEN / name))
+    assert code == 1
+    assert out and all(line.startswith(str(BROKEN)) for line in out.splitlines())
+    assert "Traceback" not in out + err
+
+
+def test_shared_broken_base_is_reported_once(capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = str(BROKEN / "cycle-a.yaml"), str(BROKEN / "cycle-b.yaml")
+    code, out, _ = run(capsys, "rules", "validate", a, b)
+    assert code == 1
+    assert len(out.splitlines()) == 2  # one cycle problem in each file
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["rules"], ["rules", "validate"], ["rules", "frobnicate"], ["rules", "list", "--yaml"]],
+)
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert "usage:" in err
+
+
+def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--help")
+    assert code == 0
+    assert "validate" in out and "show" in out
+
+
+# --- list -----------------------------------------------------------------------------------------
+
+
+def test_list_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["ID", "BASE", "FILE", "CLAUSES", "TITLE"]
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert sorted(rows) == BUNDLED_IDS
+    assert rows["pickup"].split()[:4] == ["pickup", "-", "rules/pickup.yaml", "C1-C16"]
+    assert "Pick-up Bhabhi" in rows["pickup"]
+    assert rows["two-packs"].split()[1:3] == ["bhabho", "rules/house/two-packs.yaml"]
+
+
+def test_list_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "list", "--json")
+    assert code == 0
+    entries: list[dict[str, Any]] = json.loads(out)
+    by_id = {e["id"]: e for e in entries}
+    assert sorted(by_id) == BUNDLED_IDS
+    leads = by_id["ace-low-ace-leads"]
+    assert leads["extends"] == "ace-low"
+    assert leads["file"] == "rules/ace-low-ace-leads.yaml"
+    assert leads["title"] == "Ace-low Bhabhi (A♠ leads)"
+    assert "V3" in leads["clauses"]
+    assert leads["hash"] == load_ruleset("ace-low-ace-leads").hash
+    assert by_id["bhabho"]["extends"] is None
+    assert all(e["valid"] for e in entries)
+
+
+# --- show -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset_id", BUNDLED_IDS)
+def test_show_round_trips(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, ruleset_id: str
+) -> None:
+    code, out, _ = run(capsys, "rules", "show", ruleset_id)
+    assert code == 0
+    first, _, body = out.partition("\n")
+    ruleset = load_ruleset(ruleset_id)
+    assert first == f"# hash: {ruleset.hash}"
+    shown = yaml.safe_load(body)
+    assert "extends" not in shown
+    assert list(shown) == [k for k in schema()["properties"] if k in shown]
+
+    path = tmp_path / f"{ruleset_id}.yaml"
+    path.write_text(out, encoding="utf-8")
+    code, out, _ = run(capsys, "rules", "validate", str(path))
+    assert code == 0
+    assert out.strip() == f"{path}: ok (id {ruleset_id}, hash {ruleset.hash})"
+
+
+def test_show_json_of_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    path = DEFAULT_RULES_DIR / "house" / "two-packs.yaml"
+    code, out, _ = run(capsys, "rules", "show", str(path), "--json")
+    assert code == 0
+    shown = json.loads(out)
+    assert shown == dict(load_ruleset("two-packs").source)
+    assert list(shown["deck"]) == ["packs", "ranks", "ace", "identical_cards"]
+
+
+def test_show_unknown_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "rules", "show", "bhabo")
+    assert code == 1
+    assert out == ""
+    assert "no bundled ruleset or file named 'bhabo'" in err
+    assert "known ids: ace-low" in err
+    assert "did you mean 'bhabho'?" in err
+
+
+def test_show_broken_file(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(BROKEN / "unknown-key.yaml")
+    code, out, err = run(capsys, "rules", "show", path)
+    assert code == 1
+    assert out == ""
+    assert f"{path}:5:3: off_suit.plya: unknown key 'plya'; did you mean 'play'?" in err
+
+
+def test_schema_path(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "schema")
+    assert code == 0
+    assert Path(out.strip()) == SCHEMA_PATH
+    assert SCHEMA_PATH.is_file()
+
+
+# --- command modules ------------------------------------------------------------------------------
+
+
+def test_missing_optional_command_module_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "OPTIONAL_COMMAND_MODULES", ("referee.sim.no_such_commands",))
+    assert cli.build_parser().parse_args(["rules", "schema"]).rules_command == "schema"
+
+
+def test_broken_optional_command_module_is_not_hidden(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "fake_commands_mod.py").write_text("import no_such_dependency_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cli, "OPTIONAL_COMMAND_MODULES", ("fake_commands_mod",))
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency_xyz"):
+        cli.build_parser()
+
+
+# --- a real process -------------------------------------------------------------------------------
+
+
+def test_subprocess_python_m_referee(tmp_path: Path) -> None:
+    broken = str(BROKEN / "not-allowed.yaml")
+    result = subprocess.run(
+        [sys.executable, "-m", "referee", "rules", "validate", broken],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stdout.startswith(f"{broken}:5:9: off_suit.play: 'pikup' is not allowed")
+    assert "Traceback" not in result.stderr
+
+
+def test_subprocess_console_script() -> None:
+    script = Path(sys.executable).parent / "bhabhi"
+    if not script.exists():
+        pytest.skip("the bhabhi console script is not installed in this environment")
+    result = subprocess.run(
+        [str(script), "rules", "validate", "rules/pickup.yaml"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("rules/pickup.yaml: ok (id pickup, hash sha256:")

@@ -1,0 +1,551 @@
+"""Loading and validating rulesets: every kind of broken file gets one exact, located problem."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from referee.ruleset.loader import (
+    DEFAULT_RULES_DIR,
+    Code,
+    Problem,
+    RulesetError,
+    bundled_ruleset_paths,
+    load_ruleset,
+    load_ruleset_text,
+    resolve_file,
+    resolve_text,
+)
+from referee.ruleset.model import ruleset_hash
+from referee.ruleset.problems import sort_problems
+from referee.ruleset.schema import SCHEMA_PATH, schema
+from referee.ruleset.semantic import semantic_problems
+from referee.ruleset.yamlsafe import MAX_BYTES, KeyPath, Mark
+
+BROKEN = Path(__file__).parent / "data" / "broken"
+
+
+def broken(name: str) -> str:
+    return str(BROKEN / name)
+
+
+def only_problem(path: str | Path) -> Problem:
+    _, problems = resolve_file(path)
+    assert len(problems) == 1, "\n".join(map(str, problems))
+    return problems[0]
+
+
+def write(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# file, line, column, key path, code, words the message must contain
+BROKEN_CASES: list[tuple[str, int, int, str, Code, list[str]]] = [
+    ("yaml-syntax.yaml", 5, 15, "", Code.YAML_SYNTAX, ["mapping values are not allowed"]),
+    (
+        "duplicate-key.yaml",
+        7,
+        3,
+        "off_suit.play",
+        Code.DUPLICATE_KEY,
+        ["duplicate key 'play'", "first written at line 5, column 3"],
+    ),
+    (
+        "unknown-key.yaml",
+        5,
+        3,
+        "off_suit.plya",
+        Code.UNKNOWN_KEY,
+        ["unknown key 'plya'; did you mean 'play'?"],
+    ),
+    (
+        "wrong-type.yaml",
+        5,
+        15,
+        "end.max_tricks",
+        Code.WRONG_TYPE,
+        ["expected an integer, got string 'three'"],
+    ),
+    (
+        "not-allowed.yaml",
+        5,
+        9,
+        "off_suit.play",
+        Code.NOT_ALLOWED,
+        [
+            "'pikup' is not allowed; allowed values: pickup, discard, tochoo",
+            "did you mean 'pickup'",
+        ],
+    ),
+    ("missing-key.yaml", 23, 1, "end", Code.MISSING_KEY, ["missing required key 'max_tricks'"]),
+    (
+        "missing-base.yaml",
+        3,
+        10,
+        "extends",
+        Code.MISSING_BASE,
+        ["'bhabo' not found", "bhabho, bhabho-own-turn", "did you mean 'bhabho'?"],
+    ),
+    (
+        "cycle-a.yaml",  # the cycle closes in cycle-b.yaml, so that is where it is reported
+        3,
+        10,
+        "extends",
+        Code.EXTENDS_CYCLE,
+        ["extends cycle", "cycle-a.yaml -> ", "cycle-b.yaml -> ", "cycle-a.yaml"],
+    ),
+    ("odd-teams.yaml", 5, 8, "players.min", Code.SEMANTIC, ["even number of players", "is 3"]),
+    (
+        "first-lead-not-in-deck.yaml",
+        7,
+        9,
+        "first_lead.card",
+        Code.SEMANTIC,
+        ["'2S' is not in the deck", "rank 2 is not in deck.ranks"],
+    ),
+    (
+        "min-greater-than-max.yaml",
+        5,
+        8,
+        "players.min",
+        Code.SEMANTIC,
+        ["players.min (6) is greater than players.max (4)"],
+    ),
+    (
+        "deck-too-small.yaml",  # the child wrote deck.ranks; players.max comes from the base
+        5,
+        10,
+        "deck.ranks",
+        Code.SEMANTIC,
+        ["deck has 4 cards", "too few for 8 players"],
+    ),
+    ("first-dealer.yaml", 5, 17, "deal.first_dealer", Code.SEMANTIC, ["seat 8", "0 to 7"]),
+    ("billion-laughs.yaml", 6, 4, "", Code.TOO_MANY_ALIASES, ["aliases", "billion laughs"]),
+    ("empty.yaml", 1, 1, "", Code.EMPTY, ["empty"]),
+    ("not-a-mapping.yaml", 2, 1, "", Code.NOT_A_MAPPING, ["must be a mapping", "got a list"]),
+    ("binary.yaml", 2, 1, "", Code.NOT_TEXT, ["not UTF-8", "0x89"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "column", "path", "code", "words"),
+    BROKEN_CASES,
+    ids=[case[0] for case in BROKEN_CASES],
+)
+def test_broken_file_gives_one_located_problem(
+    name: str, line: int, column: int, path: str, code: Code, words: list[str]
+) -> None:
+    problem = only_problem(broken(name))
+    reported_in = broken("cycle-b.yaml") if name == "cycle-a.yaml" else broken(name)
+    assert str(problem).startswith(f"{reported_in}:{line}:{column}: {path or '(root)'}: ")
+    assert (problem.file, problem.line, problem.column, problem.path) == (
+        reported_in,
+        line,
+        column,
+        path,
+    )
+    assert problem.code is code
+    for word in words:
+        assert word in problem.message
+
+
+def test_extends_cycle_from_the_other_side() -> None:
+    problem = only_problem(broken("cycle-b.yaml"))
+    assert (problem.file, problem.line, problem.code) == (
+        broken("cycle-a.yaml"),
+        3,
+        Code.EXTENDS_CYCLE,
+    )
+
+
+def test_every_problem_is_reported_at_once_in_file_order() -> None:
+    _, problems = resolve_file(broken("several.yaml"))
+    assert [(p.line, p.path, p.code) for p in problems] == [
+        (4, "direction", Code.NOT_ALLOWED),
+        (6, "deck.pakcs", Code.UNKNOWN_KEY),
+        (8, "session.hands", Code.WRONG_TYPE),  # one problem, though minimum fails too
+        (9, "session.chips", Code.WRONG_TYPE),
+    ]
+
+
+def test_oversize_file_is_refused_before_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("id: big\n" + "# padding\n" * (MAX_BYTES // 10 + 1), encoding="utf-8")
+    problem = only_problem(path)
+    assert (problem.line, problem.column, problem.code) == (1, 1, Code.TOO_LARGE)
+    assert "256 KiB" in problem.message
+
+
+def test_oversize_text_is_refused() -> None:
+    _, problems = resolve_text("x" * (MAX_BYTES + 1), "upload")
+    assert [p.code for p in problems] == [Code.TOO_LARGE]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "code", "words"),
+    [
+        ("id: x\x00\n", 1, 6, Code.NOT_TEXT, ["binary"]),
+        ("id: x\x07\n", 1, 6, Code.YAML_SYNTAX, ["#x0007"]),
+        ("a: " + "[" * 200 + "]" * 200, 1, 67, Code.TOO_DEEP, ["64 levels"]),
+        ("a: &a [*a]\n", 1, 4, Code.RECURSIVE_ALIAS, ["contains it"]),
+        ("id: !!python/object:os.system x\n", 1, 5, Code.UNSUPPORTED_YAML, ["!!python/object"]),
+        ("b: &b {x: 1}\nid: x\n<<: *b\n", 3, 1, Code.UNSUPPORTED_YAML, ["merge keys"]),
+        ("? [a]\n: b\n", 1, 3, Code.UNSUPPORTED_YAML, ["plain name"]),
+        ("id: x\n---\nid: y\n", 2, 1, Code.YAML_SYNTAX, ["single document"]),
+        ("id: x\ntitle: 'open\n", 3, 1, Code.YAML_SYNTAX, ["quoted scalar at line 2, column 8"]),
+        ("~\n", 1, 1, Code.NOT_A_MAPPING, ["got null"]),
+        ("# only a comment\n", 1, 1, Code.EMPTY, ["empty"]),
+        ("end:\n  max_tricks: " + "9" * 5000 + "\n", 2, 15, Code.WRONG_TYPE, ["cannot read"]),
+    ],
+    ids=[
+        "nul",
+        "control",
+        "deep",
+        "recursive-alias",
+        "python-tag",
+        "merge-key",
+        "complex-key",
+        "two-documents",
+        "unterminated",
+        "null",
+        "comment-only",
+        "huge-int",
+    ],
+)
+def test_hostile_yaml_text(text: str, line: int, column: int, code: Code, words: list[str]) -> None:
+    _, problems = resolve_text(text, "upload.yaml")
+    assert len(problems) == 1, problems
+    problem = problems[0]
+    assert (problem.file, problem.line, problem.column, problem.code) == (
+        "upload.yaml",
+        line,
+        column,
+        code,
+    )
+    for word in words:
+        assert word in problem.message
+
+
+def test_non_utf8_byte_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("id: x\ntitle: caf\xe9\n".encode("latin-1"))
+    problem = only_problem(path)
+    assert (problem.line, problem.column, problem.code) == (2, 11, Code.NOT_TEXT)
+
+
+def test_directory_and_missing_file(tmp_path: Path) -> None:
+    assert only_problem(tmp_path).code is Code.NOT_A_FILE
+    missing = only_problem(tmp_path / "nope.yaml")
+    assert (missing.code, missing.line, missing.column, missing.path) == (
+        Code.FILE_NOT_FOUND,
+        1,
+        1,
+        "",
+    )
+    assert str(missing) == f"{tmp_path / 'nope.yaml'}:1:1: (root): no such file"
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab:-[]{}&*!?#'\",| \n\t\x00%@`>~.0123"))))
+def test_no_text_raises(text: str) -> None:
+    resolved, problems = resolve_text(text)
+    assert isinstance(resolved, dict)
+    assert all(isinstance(p, Problem) for p in problems)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=300))
+def test_no_bytes_raise(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "f.yaml"
+    path.write_bytes(data)
+    _, problems = resolve_file(path)
+    assert all(isinstance(p, Problem) for p in problems)
+
+
+# --- bundled rulesets ---------------------------------------------------------------------------
+
+
+def test_schema_is_a_valid_2020_12_schema() -> None:
+    Draft202012Validator.check_schema(schema())
+    assert SCHEMA_PATH.is_file()
+
+
+def test_bundled_rulesets_are_found_by_file_name() -> None:
+    paths = bundled_ruleset_paths()
+    assert {"pickup", "bhabho", "two-packs"} <= set(paths)
+    assert paths["two-packs"] == DEFAULT_RULES_DIR / "house" / "two-packs.yaml"
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(bundled_ruleset_paths()))
+def test_every_bundled_ruleset_validates_and_loads(ruleset_id: str) -> None:
+    resolved, problems = resolve_file(bundled_ruleset_paths()[ruleset_id])
+    assert problems == []
+    assert "extends" not in resolved
+    ruleset = load_ruleset(ruleset_id)
+    assert ruleset.id == ruleset_id
+    assert ruleset.hash == ruleset_hash(resolved)
+    assert load_ruleset(ruleset_id) is ruleset  # cached
+
+
+def test_extends_chain_merges_mappings_and_replaces_lists() -> None:
+    ruleset = load_ruleset("ace-low-ace-leads")  # ace-low-ace-leads -> ace-low -> pickup
+    assert ruleset.deck.ace.value == "low"  # from ace-low
+    assert ruleset.deck.packs == 1  # from pickup, beside ace-low's `ace`
+    assert ruleset.first_lead.if_absent.value == "highest_of_suit"  # from pickup
+    assert ruleset.source["first_lead"]["card"] == "AS"  # its own, over ace-low's 2S
+    assert "C1" not in ruleset.clauses  # ace-low's list replaced pickup's whole
+
+
+def test_load_by_path_and_by_text() -> None:
+    path = bundled_ruleset_paths()["bhabho"]
+    assert load_ruleset(path).hash == load_ruleset("bhabho").hash
+    text = path.read_text(encoding="utf-8")
+    assert load_ruleset_text(text, "upload").hash == load_ruleset("bhabho").hash
+
+
+def test_unknown_id_lists_known_ids() -> None:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset("bhabo")
+    (problem,) = info.value.problems
+    assert problem.code is Code.UNKNOWN_RULESET
+    assert "did you mean 'bhabho'?" in problem.message
+    assert "pickup" in problem.message
+
+
+def test_load_ruleset_raises_with_every_problem() -> None:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(broken("several.yaml"))
+    assert isinstance(info.value, ValueError)
+    assert len(info.value.problems) == 4
+    assert str(info.value).splitlines() == [str(p) for p in info.value.problems]
+
+
+# --- extends --------------------------------------------------------------------------------------
+
+
+def test_house_variant_with_two_overrides(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "house.yaml",
+        "id: house\nextends: bhabho\nplayers:\n  max: 6\nend:\n  max_tricks: 500\n",
+    )
+    _, problems = resolve_file(path)
+    assert problems == []
+    ruleset = load_ruleset(path)
+    assert ruleset.players.max == 6
+    assert ruleset.players.min == 3  # the rest of `players` comes from bhabho
+    assert ruleset.end.max_tricks == 500
+    assert ruleset.off_suit.play.value == "tochoo"
+    assert ruleset.hash != load_ruleset("bhabho").hash
+
+
+def test_problem_inherited_from_a_base_points_at_the_base(tmp_path: Path) -> None:
+    base = write(
+        tmp_path, "my-base.yaml", "id: my-base\nextends: pickup\noff_suit:\n  play: pikup\n"
+    )
+    child = write(tmp_path, "child.yaml", "id: child\nextends: my-base\nplayers:\n  max: 6\n")
+    problem = only_problem(child)
+    assert (problem.file, problem.line, problem.column, problem.path) == (
+        str(base),
+        4,
+        9,
+        "off_suit.play",
+    )
+
+
+def test_child_override_fixes_the_base(tmp_path: Path) -> None:
+    write(tmp_path, "my-base.yaml", "id: my-base\nextends: pickup\noff_suit:\n  play: pikup\n")
+    child = write(
+        tmp_path, "child.yaml", "id: child\nextends: my-base\noff_suit:\n  play: discard\n"
+    )
+    assert resolve_file(child)[1] == []
+
+
+def test_syntax_error_in_a_base_is_reported_in_the_base(tmp_path: Path) -> None:
+    base = write(tmp_path, "my-base.yaml", "id: my-base\nextends: pickup\nend: [\n")
+    child = write(tmp_path, "child.yaml", "id: child\nextends: my-base\n")
+    problem = only_problem(child)
+    assert (problem.file, problem.code) == (str(base), Code.YAML_SYNTAX)
+
+
+def test_replaced_list_is_located_in_the_child(tmp_path: Path) -> None:
+    child = write(tmp_path, "child.yaml", "id: child\nextends: pickup\nclauses: [C1, C99]\n")
+    problem = only_problem(child)
+    assert (problem.file, problem.line, problem.column, problem.path) == (
+        str(child),
+        3,
+        15,
+        "clauses.1",
+    )
+    assert "'C99' is not a clause ID" in problem.message
+
+
+def test_file_may_extend_the_bundled_ruleset_it_is_named_after(tmp_path: Path) -> None:
+    path = write(tmp_path, "pickup.yaml", "id: pickup\nextends: pickup\nsession:\n  chips: 1\n")
+    assert resolve_file(path)[1] == []
+
+
+def test_extends_must_be_an_id(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.yaml", "extends: ../rules/pickup\n")
+    problem = only_problem(path)
+    assert (problem.line, problem.column, problem.path, problem.code) == (
+        1,
+        10,
+        "extends",
+        Code.BAD_FORMAT,
+    )
+
+
+def test_uploaded_text_extends_bundled_rulesets_only() -> None:
+    _, problems = resolve_text("id: up\nextends: team\nplayers:\n  max: 6\n", "up")
+    assert problems == []
+    _, problems = resolve_text("id: up\nextends: my-base\n", "up")
+    assert [(p.file, p.line, p.column, p.code) for p in problems] == [
+        ("up", 2, 10, Code.MISSING_BASE)
+    ]
+
+
+def test_rules_dir_override_and_id_mismatch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "house").mkdir()
+    write(tmp_path, "tiny.yaml", "id: tiny\nextends: bhabho-copy\n")
+    copy = (DEFAULT_RULES_DIR / "bhabho.yaml").read_text(encoding="utf-8")
+    write(tmp_path / "house", "bhabho-copy.yaml", copy)
+    monkeypatch.setenv("BHABHI_RULES_DIR", str(tmp_path))
+    assert sorted(bundled_ruleset_paths()) == ["bhabho-copy", "tiny"]
+    assert load_ruleset("tiny").id == "tiny"
+    problem = only_problem(tmp_path / "house" / "bhabho-copy.yaml")
+    assert (problem.line, problem.path, problem.code) == (2, "id", Code.ID_MISMATCH)
+    assert "bhabho-copy.yaml" in problem.message
+
+
+# --- messages -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("override", "line", "column", "path", "message"),
+    [
+        ("sesion:\n  chips: 1\n", 3, 1, "sesion", "unknown key 'sesion'; did you mean 'session'?"),
+        ("ilegal_play: reject\n", 3, 1, "ilegal_play", "did you mean 'illegal_play'?"),
+        ("deck:\n  pakcs: 1\n", 4, 3, "deck.pakcs", "did you mean 'packs'?"),
+        ("take_hand: {frm: left}\n", 3, 13, "take_hand.frm", "did you mean 'from'?"),
+        ("title:\n  fr: B\n", 4, 3, "title.fr", "unknown key 'fr'; allowed keys here: en, de, pl"),
+        ("zzz: 1\n", 3, 1, "zzz", "allowed keys here: id, extends, title"),
+    ],
+)
+def test_unknown_key_suggestions(
+    tmp_path: Path, override: str, line: int, column: int, path: str, message: str
+) -> None:
+    problem = only_problem(write(tmp_path, "x.yaml", "id: x\nextends: pickup\n" + override))
+    assert (problem.line, problem.column, problem.path, problem.code) == (
+        line,
+        column,
+        path,
+        Code.UNKNOWN_KEY,
+    )
+    assert message in problem.message
+
+
+def test_misspelt_required_key_is_one_problem(tmp_path: Path) -> None:
+    text = broken("missing-key.yaml")
+    body = (
+        Path(text)
+        .read_text(encoding="utf-8")
+        .replace("  at_max_tricks", "  max_trick: 9\n  at_max_tricks")
+    )
+    problem = only_problem(write(tmp_path, "x.yaml", body.replace("id: missing-key", "id: x")))
+    assert problem.code is Code.UNKNOWN_KEY
+    assert problem.message == "unknown key 'max_trick'; did you mean 'max_tricks'?"
+
+
+@pytest.mark.parametrize(
+    ("override", "path", "code", "message"),
+    [
+        ("deck:\n  ranks: [2, A]\n", "deck.ranks.0", Code.NOT_ALLOWED, 'quote it: "2"'),
+        ("end:\n  max_tricks: 1000.0\n", "end.max_tricks", Code.WRONG_TYPE, "got number 1000.0"),
+        ("end:\n  max_tricks: yes\n", "end.max_tricks", Code.WRONG_TYPE, "got boolean true"),
+        ("session:\n  hands: 0\n", "session.hands", Code.OUT_OF_RANGE, "at least 1, got 0"),
+        ("first_lead:\n  card: 1S\n", "first_lead.card", Code.BAD_FORMAT, "'1S' is not a card"),
+        ("first_lead:\n  card: as\n", "first_lead.card", Code.BAD_FORMAT, "in capitals"),
+        ("clauses: [C1, C1]\n", "clauses.1", Code.DUPLICATE_ITEM, "'C1' is listed twice"),
+        ("clauses: []\n", "clauses", Code.OUT_OF_RANGE, "must not be empty"),
+        ("players: 4\n", "players", Code.WRONG_TYPE, "expected a mapping, got integer 4"),
+    ],
+)
+def test_schema_messages(
+    tmp_path: Path, override: str, path: str, code: Code, message: str
+) -> None:
+    problem = only_problem(write(tmp_path, "x.yaml", "id: x\nextends: pickup\n" + override))
+    assert (problem.path, problem.code) == (path, code)
+    assert message in problem.message
+
+
+def test_bad_id_message(tmp_path: Path) -> None:
+    problem = only_problem(write(tmp_path, "x.yaml", "id: My Rules\nextends: pickup\n"))
+    assert (problem.line, problem.column, problem.path, problem.code) == (
+        1,
+        5,
+        "id",
+        Code.BAD_FORMAT,
+    )
+    assert "is not a ruleset id" in problem.message
+
+
+def test_second_pack_lead_card_beyond_packs() -> None:
+    """The schema's card pattern has no ``/2`` yet; the check is ready for when it does."""
+    ruleset: dict[str, Any] = json.loads(json.dumps(load_ruleset("bhabho").source))
+    ruleset["first_lead"]["card"] = "AS/2"
+
+    def locate(path: KeyPath, at_key: bool) -> tuple[str, Mark]:
+        return "f.yaml", Mark(len(path), 1)
+
+    (problem,) = semantic_problems(ruleset, locate, "f.yaml")
+    assert problem.path == "first_lead.card"
+    assert "pack 2, but deck.packs is 1" in problem.message
+
+
+def test_sorting_puts_structure_first() -> None:
+    def make(code: Code, line: int, file: str = "a") -> Problem:
+        return Problem(file, line, 1, "", "m", code)
+
+    problems = [
+        make(Code.SEMANTIC, 1),
+        make(Code.UNKNOWN_KEY, 9),
+        make(Code.UNKNOWN_KEY, 2, "b"),
+        make(Code.MISSING_BASE, 5),
+        make(Code.YAML_SYNTAX, 7),
+        make(Code.UNKNOWN_KEY, 3),
+        make(Code.UNKNOWN_KEY, 3),
+    ]
+    assert [(p.code, p.file, p.line) for p in sort_problems(problems, ["a", "b"])] == [
+        (Code.YAML_SYNTAX, "a", 7),
+        (Code.MISSING_BASE, "a", 5),
+        (Code.UNKNOWN_KEY, "a", 3),
+        (Code.UNKNOWN_KEY, "a", 9),
+        (Code.UNKNOWN_KEY, "b", 2),
+        (Code.SEMANTIC, "a", 1),
+    ]
+
+
+def test_problem_str() -> None:
+    assert str(Problem("f.yaml", 3, 5, "deck.ace", "bad", Code.NOT_ALLOWED)) == (
+        "f.yaml:3:5: deck.ace: bad"
+    )
+    assert str(Problem("f.yaml", 1, 1, "", "empty", Code.EMPTY)) == "f.yaml:1:1: (root): empty"
+
+
+def test_a_ruleset_that_extends_another_must_name_itself(tmp_path: Path) -> None:
+    path = tmp_path / "anon.yaml"
+    path.write_text("extends: bhabho\nend:\n  max_tricks: 50\n")
+    problem = only_problem(path)
+    assert (problem.line, problem.column, problem.path) == (1, 10, "id")
+    assert "must name itself" in problem.message

@@ -1,0 +1,77 @@
+"""The schema is the format's reference documentation; the typed model must agree with it."""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from referee.ruleset import model as m
+
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "rules" / "schema" / "ruleset.schema.json"
+SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
+CATALOGUE_IDS = re.compile(r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5])$")
+
+ENUMS: dict[str, type[StrEnum]] = {
+    "deck.ace": m.AceRank,
+    "deck.identical_cards": m.IdenticalCards,
+    "players.teams": m.Teams,
+    "direction": m.Direction,
+    "deal.dealer_moves": m.DealerMoves,
+    "first_lead.if_absent": m.IfLeadCardAbsent,
+    "first_trick.off_suit": m.FirstTrickOffSuit,
+    "first_trick.next_leader": m.FirstTrickNextLeader,
+    "off_suit.play": m.OffSuitPlay,
+    "off_suit.tochoo_picked_up_by": m.TochooPickedUpBy,
+    "off_suit.pickup_takes": m.PickupTakes,
+    "next_leader.after_complete_trick": m.AfterCompleteTrick,
+    "next_leader.after_pickup": m.AfterPickup,
+    "next_leader.if_out": m.IfLeaderOut,
+    "next_leader.if_waste_empty": m.IfWasteEmpty,
+    "take_hand.when": m.TakeHandWhen,
+    "take_hand.from": m.TakeHandFrom,
+    "take_hand.per_trick": m.TakesPerTrick,
+    "take_hand.lead_passes_to": m.LeadPassesTo,
+    "end.all_out_together": m.AllOutTogether,
+    "end.at_max_tricks": m.ForcedEnd,
+    "end.at_dead_position": m.ForcedEnd,
+    "illegal_play": m.IllegalPlay,
+}
+
+
+def _walk(schema: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    found = []
+    for name, sub in schema.get("properties", {}).items():
+        here = f"{path}.{name}" if path else name
+        found.append((here, sub))
+        found.extend(_walk(sub, here))
+    return found
+
+
+def test_schema_is_valid_draft_2020_12_with_an_id() -> None:
+    Draft202012Validator.check_schema(SCHEMA)
+    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert SCHEMA["$id"]
+
+
+def test_every_property_has_a_description() -> None:
+    missing = [p for p, sub in _walk(SCHEMA) if not sub.get("description")]
+    assert missing == []
+
+
+def test_clause_ids_named_by_options_are_catalogue_ids() -> None:
+    for path, sub in _walk(SCHEMA):
+        for clause in sub.get("x-clauses", []):
+            assert CATALOGUE_IDS.match(clause), (path, clause)
+
+
+def test_model_enums_match_schema_enums() -> None:
+    props = dict(_walk(SCHEMA))
+    for path, enum in ENUMS.items():
+        assert sorted(props[path]["enum"]) == sorted(e.value for e in enum), path
+    enum_paths = {p for p, sub in props.items() if "enum" in sub and p != "deck.ranks"}
+    assert enum_paths == set(ENUMS)
