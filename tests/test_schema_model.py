@@ -75,3 +75,13 @@ def test_model_enums_match_schema_enums() -> None:
         assert sorted(props[path]["enum"]) == sorted(e.value for e in enum), path
     enum_paths = {p for p, sub in props.items() if "enum" in sub and p != "deck.ranks"}
     assert enum_paths == set(ENUMS)
+
+
+def test_reference_page_is_up_to_date() -> None:
+    from referee.ruleset.reference import render
+
+    page = SCHEMA_PATH.parents[2] / "docs" / "ruleset-reference.md"
+    assert page.read_text(encoding="utf-8") == render(), (
+        "docs/ruleset-reference.md is stale: run `bhabhi rules reference > "
+        "docs/ruleset-reference.md`"
+    )

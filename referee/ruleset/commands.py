@@ -65,6 +65,18 @@ def register(subparsers: Subparsers) -> None:
     schema = commands.add_parser("schema", help="print the path of the ruleset JSON Schema")
     schema.set_defaults(func=_schema)
 
+    reference = commands.add_parser(
+        "reference", help="print the format's reference (Markdown), generated from the schema"
+    )
+    reference.set_defaults(func=_reference)
+
+
+def _reference(args: argparse.Namespace) -> int:
+    from referee.ruleset.reference import render
+
+    sys.stdout.write(render())
+    return 0
+
 
 def _validate(args: argparse.Namespace) -> int:
     bundled = bundled_ruleset_paths()
