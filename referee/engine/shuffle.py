@@ -21,11 +21,17 @@ Specification (also in docs/shuffle.md, with test vectors):
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 
 SHUFFLE_LABEL = b"bhabhi/shuffle/v1"
 DRAW_LABEL = b"bhabhi/draw/v1"
 _TWO_64 = 1 << 64
+_LIMITS = tuple(_TWO_64 - (_TWO_64 % m) if m else 0 for m in range(1025))
+"""``limit`` of ``uniform(m)`` for every bound a deck of up to 1024 cards needs."""
+_COUNTERS = tuple(c.to_bytes(8, "big") for c in range(64))
+_sha256 = hashlib.sha256
+_WORDS = struct.Struct(">4Q").unpack
 
 Seed = int | bytes | str
 
@@ -42,30 +48,47 @@ def seed_bytes(seed: Seed) -> bytes:
     return seed.encode("utf-8")
 
 
+def _limit(m: int) -> int:
+    return _LIMITS[m] if m < len(_LIMITS) else _TWO_64 - (_TWO_64 % m)
+
+
+def _counter(counter: int) -> bytes:
+    return _COUNTERS[counter] if counter < len(_COUNTERS) else counter.to_bytes(8, "big")
+
+
+def _block_words(prefix: bytes, first: int, count: int) -> list[int]:
+    """The stream's u64s from block ``first`` on, ``count`` blocks (four u64s each) at once:
+    one ``join`` and one ``unpack`` instead of slicing bytes per value."""
+    data = b"".join([_sha256(prefix + _counter(c)).digest() for c in range(first, first + count)])
+    return list(struct.unpack(f">{4 * count}Q", data))
+
+
 class Stream:
     """Counter-mode SHA-256: an endless, reproducible source of uniform integers."""
 
-    __slots__ = ("_buffer", "_counter", "_prefix")
+    __slots__ = ("_counter", "_pos", "_prefix", "_words")
 
     def __init__(self, seed: Seed, label: bytes) -> None:
         self._prefix = label + b"\x00" + seed_bytes(seed)
         self._counter = 0
-        self._buffer = b""
+        self._words: tuple[int, ...] = ()
+        self._pos = 0
 
     def _u64(self) -> int:
-        if len(self._buffer) < 8:
-            block = hashlib.sha256(self._prefix + self._counter.to_bytes(8, "big")).digest()
+        if self._pos == len(self._words):
+            digest = _sha256(self._prefix + _counter(self._counter)).digest()
             self._counter += 1
-            self._buffer += block
-        value = int.from_bytes(self._buffer[:8], "big")
-        self._buffer = self._buffer[8:]
+            self._words = _WORDS(digest)
+            self._pos = 0
+        value = self._words[self._pos]
+        self._pos += 1
         return value
 
     def uniform(self, m: int) -> int:
         """A uniform integer in ``range(m)``, by rejection so that no residue is favoured."""
         if m <= 0:
             raise ValueError(f"uniform() needs a positive bound, got {m}")
-        limit = _TWO_64 - (_TWO_64 % m)
+        limit = _limit(m)
         while True:
             u = self._u64()
             if u < limit:
@@ -73,10 +96,32 @@ class Stream:
 
 
 def shuffled(cards: Sequence[int], seed: Seed) -> list[int]:
+    """Fisher–Yates as specified above.
+
+    The whole run of u64s the shuffle needs (one per swap, barring a rejection that
+    practically never happens) is hashed and unpacked in one go; a rejection reads on into
+    further blocks exactly as ``Stream.uniform`` would, so the deal is the specified one.
+    """
     deck = sorted(cards)
-    stream = Stream(seed, SHUFFLE_LABEL)
-    for i in range(len(deck) - 1, 0, -1):
-        j = stream.uniform(i + 1)
+    n = len(deck)
+    if n < 2:
+        return deck
+    prefix = SHUFFLE_LABEL + b"\x00" + seed_bytes(seed)
+    blocks = (n + 2) // 4  # ceil((n - 1) / 4): one u64 per swap
+    words = _block_words(prefix, 0, blocks)
+    limits = _LIMITS if n < len(_LIMITS) else [_limit(m) for m in range(n + 1)]
+    pos = 0
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        u = words[pos]
+        pos += 1
+        while u >= limits[m]:
+            # Each rejection uses one more u64 and appends four, so ``words`` never runs dry.
+            words += _block_words(prefix, blocks, 1)
+            blocks += 1
+            u = words[pos]
+            pos += 1
+        j = u % m
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
@@ -89,10 +134,22 @@ def deal_order(players: int, dealer: int, step: int) -> list[int]:
 def deal(cards: Sequence[int], seed: Seed, players: int, dealer: int, step: int) -> list[list[int]]:
     """Each seat's cards, in the order dealt (C4: one at a time, in play direction)."""
     order = deal_order(players, dealer, step)
+    deck = shuffled(cards, seed)
     hands: list[list[int]] = [[] for _ in range(players)]
-    for position, card in enumerate(shuffled(cards, seed)):
-        hands[order[position % players]].append(card)
+    for k, seat in enumerate(order):
+        hands[seat] = deck[k::players]
     return hands
+
+
+def deal_masks(cards: Sequence[int], seed: Seed, players: int, dealer: int, step: int) -> list[int]:
+    """As :func:`deal`, each hand as a bitmask (for playouts, which never need the order)."""
+    order = deal_order(players, dealer, step)
+    deck = shuffled(cards, seed)
+    masks = [0] * players
+    bit = (1).__lshift__
+    for k, seat in enumerate(order):
+        masks[seat] = sum(map(bit, deck[k::players]))  # distinct cards: sum is bitwise or
+    return masks
 
 
 def hand_seed(session_seed: Seed, hand_number: int) -> bytes:

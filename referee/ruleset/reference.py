@@ -12,15 +12,14 @@ from typing import Any
 from referee.ruleset.schema import SCHEMA_PATH
 
 
-def _kind(sub: dict[str, Any], defs: dict[str, Any]) -> str:
+def _kind(sub: dict[str, Any]) -> str:
     if "$ref" in sub:
         name = sub["$ref"].rsplit("/", 1)[-1]
         return "card" if name == "card" else "en/de/pl text"
     if "enum" in sub:
         return " \\| ".join(f"`{v}`" for v in sub["enum"])
-    kind = sub.get("type", "")
-    if isinstance(kind, list):
-        kind = " or ".join(kind)
+    declared = sub.get("type", "")
+    kind = " or ".join(declared) if isinstance(declared, list) else str(declared)
     if kind == "array":
         items = sub.get("items", {})
         return "list of " + ("ranks" if "enum" in items else "clause IDs")
@@ -31,7 +30,6 @@ def _kind(sub: dict[str, Any], defs: dict[str, Any]) -> str:
 
 def render() -> str:
     schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    defs = schema.get("$defs", {})
     lines = [
         "# Ruleset format reference",
         "",
@@ -49,7 +47,7 @@ def render() -> str:
             path = f"{prefix}{name}"
             clauses = ", ".join(sub.get("x-clauses", []))
             text = " ".join(sub.get("description", "").split()).replace("|", "\\|")
-            lines.append(f"| `{path}` | {_kind(sub, defs)} | {clauses} | {text} |")
+            lines.append(f"| `{path}` | {_kind(sub)} | {clauses} | {text} |")
             if sub.get("type") == "object" and "properties" in sub:
                 walk(sub["properties"], path + ".")
 
