@@ -547,7 +547,7 @@ class Hand:
 
         if how != "complete" and book.two_left_pickup_loses and len(order) == 2:
             self._log(TrickEnded(number, how, high, None))
-            self._go_out(order[1] if order[0] == picker else order[0], "emptied")
+            self._go_out(order[1] if order[0] == picker else order[0], "two_left_pickup")
             self._finish(Termination.TWO_LEFT_PICKUP, picker)
             return
 
@@ -563,15 +563,16 @@ class Hand:
         leaving = [s for s in order if not self.hands[s] and s != drawer]
         remaining = [s for s in range(self.players) if not self.out[s] and s not in leaving]
         if len(remaining) <= 1:
+            # C10/C11: the loser is decided before anyone is declared safe, so that the
+            # Bhabhi of an all-out trick is never listed as having got away.
+            loser = remaining[0] if remaining else self._all_out_loser(leaving[-1], high)
             self._log(TrickEnded(number, how, high, None))
             for seat in leaving:
-                self._go_out(seat, "waste_empty" if seat == escaped else "emptied")
+                if seat != loser:
+                    self._go_out(seat, "waste_empty" if seat == escaped else "emptied")
             if how == "complete":
                 self._discard_trick(number, trick_mask)
-            if remaining:
-                self._finish(Termination.LAST_PLAYER, remaining[0])
-            else:
-                self._finish(Termination.ALL_OUT, self._all_out_loser(leaving[-1], high))
+            self._finish(Termination.LAST_PLAYER if remaining else Termination.ALL_OUT, loser)
             return
         for seat in leaving:
             self.out[seat] = True

@@ -71,20 +71,30 @@ class Session:
 
     @property
     def is_over(self) -> bool:
-        if self.current is not None and not self.current.is_over:
-            return False
-        if self.hand_limit is not None and self.hands_played >= self.hand_limit:
+        """C14: the agreed number of hands is played, or a seat reached the Bhabhi limit.
+
+        A finished current hand counts at once, before ``next_hand`` or ``finish`` closes it.
+        """
+        played, counts = self.hands_played, list(self.bhabhi_counts)
+        if self.current is not None:
+            if not self.current.is_over:
+                return False
+            assert self.current.outcome is not None
+            played += 1
+            if self.current.outcome.bhabhi is not None:
+                counts[self.current.outcome.bhabhi] += 1
+        if self.hand_limit is not None and played >= self.hand_limit:
             return True
-        return self.bhabhi_limit is not None and max(self.bhabhi_counts) >= self.bhabhi_limit
+        return self.bhabhi_limit is not None and max(counts) >= self.bhabhi_limit
 
     def next_hand(self) -> Hand:
         """Close the finished hand (if any) and deal the next one."""
-        if self.current is not None:
-            if not self.current.is_over:
-                raise EngineError("the current hand is not over yet")
-            self._close(self.current)
+        if self.current is not None and not self.current.is_over:
+            raise EngineError("the current hand is not over yet")
         if self.is_over:
             raise EngineError("the session is over")
+        if self.current is not None:
+            self._close(self.current)
         number = self.hands_played
         dealer = (self.dealer + self._dealer_step * number) % self.players
         self.current = Hand(

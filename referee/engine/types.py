@@ -296,7 +296,8 @@ class PlayerOut(Event):
     kind: ClassVar[str] = "player_out"
     seat: int
     how: str
-    """``emptied`` (C9), ``hand_taken`` (B9), ``waste_empty`` (B8 with no card to draw)."""
+    """``emptied`` (C9), ``hand_taken`` (B9), ``waste_empty`` (B8 with no card to draw),
+    ``two_left_pickup`` (X2: the other of the last two is safe when one must pick up)."""
 
 
 @dataclass(frozen=True, slots=True)
