@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ VECTORS: dict[str, Any] = json.loads(
 )
 
 
-def spec_stream(seed: int | str, label: str):  # type: ignore[no-untyped-def]
+def spec_stream(seed: int | str, label: str) -> Iterator[int]:
     """docs/shuffle.md, written again from the page alone."""
     raw = str(seed).encode()
     counter = 0
@@ -26,10 +27,11 @@ def spec_stream(seed: int | str, label: str):  # type: ignore[no-untyped-def]
             yield int.from_bytes(block[i : i + 8], "big")
 
 
-def spec_uniform(stream, m: int) -> int:  # type: ignore[no-untyped-def]
-    limit = 2**64 - 2**64 % m
-    while (u := next(stream)) >= limit:
-        pass
+def spec_uniform(stream: Iterator[int], m: int) -> int:
+    limit: int = 2**64 - 2**64 % m
+    u: int = next(stream)
+    while u >= limit:
+        u = next(stream)
     return u % m
 
 

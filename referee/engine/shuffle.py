@@ -27,8 +27,10 @@ from collections.abc import Sequence
 SHUFFLE_LABEL = b"bhabhi/shuffle/v1"
 DRAW_LABEL = b"bhabhi/draw/v1"
 _TWO_64 = 1 << 64
-_LIMITS = tuple(_TWO_64 - (_TWO_64 % m) if m else 0 for m in range(1025))
-"""``limit`` of ``uniform(m)`` for every bound a deck of up to 1024 cards needs."""
+_NO_REJECTION_BELOW = _TWO_64
+"""``uniform(m)`` accepts every ``u <= _NO_REJECTION_BELOW - m`` (tests lower it to force the
+value-by-value path)."""
+_BITS = tuple(1 << c for c in range(1024))
 _COUNTERS = tuple(c.to_bytes(8, "big") for c in range(64))
 _sha256 = hashlib.sha256
 _WORDS = struct.Struct(">4Q").unpack
@@ -46,10 +48,6 @@ def seed_bytes(seed: Seed) -> bytes:
             raise ValueError(f"a seed must not be negative: {seed}")
         return str(seed).encode("ascii")
     return seed.encode("utf-8")
-
-
-def _limit(m: int) -> int:
-    return _LIMITS[m] if m < len(_LIMITS) else _TWO_64 - (_TWO_64 % m)
 
 
 def _counter(counter: int) -> bytes:
@@ -88,7 +86,7 @@ class Stream:
         """A uniform integer in ``range(m)``, by rejection so that no residue is favoured."""
         if m <= 0:
             raise ValueError(f"uniform() needs a positive bound, got {m}")
-        limit = _limit(m)
+        limit = _TWO_64 - (_TWO_64 % m)
         while True:
             u = self._u64()
             if u < limit:
@@ -98,30 +96,29 @@ class Stream:
 def shuffled(cards: Sequence[int], seed: Seed) -> list[int]:
     """Fisher–Yates as specified above.
 
-    The whole run of u64s the shuffle needs (one per swap, barring a rejection that
-    practically never happens) is hashed and unpacked in one go; a rejection reads on into
-    further blocks exactly as ``Stream.uniform`` would, so the deal is the specified one.
+    The run of u64s the shuffle needs (one per swap) is hashed and unpacked in one go.  If
+    any of them could be rejected by ``uniform`` (``u > 2**64 - n``: about once in 10**16
+    deals) the shuffle is done again value by value through ``Stream``, so the result is
+    always the specified one.
     """
     deck = sorted(cards)
     n = len(deck)
     if n < 2:
         return deck
-    prefix = SHUFFLE_LABEL + b"\x00" + seed_bytes(seed)
-    blocks = (n + 2) // 4  # ceil((n - 1) / 4): one u64 per swap
-    words = _block_words(prefix, 0, blocks)
-    limits = _LIMITS if n < len(_LIMITS) else [_limit(m) for m in range(n + 1)]
-    pos = 0
-    for i in range(n - 1, 0, -1):
-        m = i + 1
-        u = words[pos]
-        pos += 1
-        while u >= limits[m]:
-            # Each rejection uses one more u64 and appends four, so ``words`` never runs dry.
-            words += _block_words(prefix, blocks, 1)
-            blocks += 1
-            u = words[pos]
-            pos += 1
-        j = u % m
+    words = _block_words(SHUFFLE_LABEL + b"\x00" + seed_bytes(seed), 0, (n + 2) // 4)
+    if max(words) > _NO_REJECTION_BELOW - n:
+        return _shuffled_by_stream(deck, seed)
+    for i, u in zip(range(n - 1, 0, -1), words, strict=False):  # words may run one block over
+        j = u % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _shuffled_by_stream(deck: list[int], seed: Seed) -> list[int]:
+    """The specification word for word (and the reference the fast path is tested against)."""
+    stream = Stream(seed, SHUFFLE_LABEL)
+    for i in range(len(deck) - 1, 0, -1):
+        j = stream.uniform(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
@@ -146,9 +143,9 @@ def deal_masks(cards: Sequence[int], seed: Seed, players: int, dealer: int, step
     order = deal_order(players, dealer, step)
     deck = shuffled(cards, seed)
     masks = [0] * players
-    bit = (1).__lshift__
+    bits = _BITS  # card ids are below 1024 (Hand checks it)
     for k, seat in enumerate(order):
-        masks[seat] = sum(map(bit, deck[k::players]))  # distinct cards: sum is bitwise or
+        masks[seat] = sum([bits[card] for card in deck[k::players]])  # distinct: sum is or
     return masks
 
 

@@ -1,0 +1,462 @@
+"""A whole hand of random play in one function over bitmasks: the simulator's fast path.
+
+``Hand`` checks every action, logs events and answers questions about any seat; a simulator
+that plays millions of random hands needs none of that, only the rules.  ``random_playout``
+reads the same compiled rule components (``RuleBook``) as ``Hand``, deals with the published
+shuffle, draws from the waste pile (B8) from the same draw stream, and uses the same dead
+position detector, so it plays exactly the game ``Hand`` would: ``tests/test_playout.py``
+replays the actions it returns through ``Hand.apply`` (checked) for every bundled ruleset and
+compares the result.
+
+Random choices (this module's own protocol; it need not follow ``RandomBot`` step by step):
+one ``random.Random`` seeded with ``b"bhabhi/playout/v1" || 0x00 || seed`` (or the ``rng``
+passed in), read only through ``random()``; a choice among ``n`` options takes option
+``int(random() * n)`` (options in ascending card id order).
+
+* A player about to lead chooses uniformly among their legal cards and, where B9 allows it,
+  taking their neighbour's hand (``n + 1`` options, taking being the last).
+* Before each trick, in play order after the leader, every other player allowed to take
+  a hand takes it with probability ``1 / (own cards + 1)`` (one ``random()`` each), so that
+  they take as often as a leader choosing uniformly would; then the leader chooses.  A take
+  by the leader starts this round again.
+* A follower chooses uniformly among the cards they may play; one who must pick up does.
+
+Action codes in ``PlayoutResult.actions``: a card id for playing that card,
+``PICK_UP_CODE`` and ``TAKE_HAND_CODE``; ``action_of`` turns one into an ``Action``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from referee.engine import components as rule
+from referee.engine.components import RuleBook
+from referee.engine.deadpos import pickup_is_dead
+from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, deal_masks, seed_bytes
+from referee.engine.types import PICK_UP, TAKE_HAND, Action, EngineError, Outcome, Termination
+from referee.ruleset.model import Ruleset
+
+PLAYOUT_LABEL = b"bhabhi/playout/v1"
+PICK_UP_CODE = -1
+TAKE_HAND_CODE = -2
+
+_COMPLETE, _PICKUP, _TOCHOO = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoutResult:
+    """One hand of random play: how it ended, how long it took, and how to replay it."""
+
+    outcome: Outcome
+    tricks: int
+    """Tricks started and finished (``Hand.trick_number`` at the end)."""
+    pickups: int
+    """Tricks that ended with somebody picking the cards up (P1, B6) instead of wasting them."""
+    actions: tuple[tuple[int, int], ...]
+    """Every action in order as (seat, code): a card id, PICK_UP_CODE or TAKE_HAND_CODE."""
+    draws: tuple[int, ...]
+    """B8: the cards drawn from the waste pile, in order (``Hand.draws_made``)."""
+
+    @property
+    def bhabhi(self) -> int | None:
+        return self.outcome.bhabhi
+
+    @property
+    def termination(self) -> Termination:
+        return self.outcome.termination
+
+    @property
+    def action_count(self) -> int:
+        return len(self.actions)
+
+
+def action_of(code: int) -> Action:
+    """The ``Action`` an action code stands for."""
+    if code == PICK_UP_CODE:
+        return PICK_UP
+    if code == TAKE_HAND_CODE:
+        return TAKE_HAND
+    return Action.play(code)
+
+
+def playout_rng(seed: Seed) -> random.Random:
+    """The generator ``random_playout`` uses for ``seed`` unless it is given one."""
+    return random.Random(PLAYOUT_LABEL + b"\x00" + seed_bytes(seed))
+
+
+def random_playout(
+    rules: Ruleset | RuleBook,
+    players: int,
+    seed: Seed,
+    dealer: int,
+    *,
+    rng: random.Random | None = None,
+) -> PlayoutResult:
+    """Play one hand with random legal play, dealt from ``seed`` as ``Hand`` deals it.
+
+    Written as one loop over local variables (a call or an attribute lookup per card would
+    cost more than the rules themselves); the rare steps (taking a hand, the end of the
+    hand) are helpers.  The comments name the clause each step implements; ``Hand`` is the
+    readable statement of the same rules.
+    """
+    if isinstance(rules, Ruleset):
+        if not rules.players.allows(players):
+            raise EngineError(f"ruleset {rules.id!r} does not allow {players} players")
+        book = RuleBook.of(rules)
+    else:
+        book = rules
+    n_seats = players
+    dealer %= n_seats
+    step = book.step
+    raw_seed = seed_bytes(seed)
+    hands = deal_masks(book.deck, raw_seed, n_seats, dealer, step)
+    rnd = (rng if rng is not None else playout_rng(raw_seed)).random
+
+    suit_of = book.suit
+    strength = book.strength
+    suit_masks = book.suit_masks
+    later_wins = book.later_identical_wins
+    first_discards = book.first_trick_discards
+    first_leader_leads = book.first_trick_first_leader_leads
+    pickup_when_void = book.pickup_when_void
+    tochoo_ends = book.tochoo_ends_trick
+    tochoo_by_high = book.tochoo_picked_up_by_high
+    takes_waste = book.pickup_takes_waste
+    complete_high = book.complete_next_high
+    after_pickup = book.after_pickup
+    leader_draws = book.leader_draws
+    draw_from_trick = book.draw_from_trick_when_waste_empty
+    take_hand = book.take_hand
+    leader_only = book.take_hand_leader_only
+    once = book.take_hand_once_per_trick
+    two_left_loses = book.two_left_pickup_loses
+    max_tricks = book.max_tricks
+    dead_check = book.pickup_when_void and not take_hand  # deadpos.dead_position_check
+
+    out = [False] * n_seats
+    out_order: list[int] = []
+    actions: list[tuple[int, int]] = []
+    act = actions.append
+    draws: list[int] = []
+    stream: Stream | None = None
+    waste = 0
+    trick_no = 0
+    takes = 0
+    pickups = 0
+
+    leader, forced = _first_leader(book, hands, n_seats, dealer)
+    first_leader = leader
+    for seat in range(n_seats):
+        if not hands[seat]:
+            out[seat] = True
+            out_order.append(seat)
+    ring = _ring(out, step)  # the active seats in play order (some rotation of it)
+    orders, followers = _orders(ring)
+    result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
+
+    while result is None:
+        # --- B9: before the trick, the others may take a hand, then the leader decides.
+        choice = -1
+        if take_hand:
+            if not leader_only and not (once and takes):
+                start = leader
+                for i in range(1, n_seats):
+                    seat = (start + step * i) % n_seats
+                    if out[seat] or seat == leader or (once and takes):
+                        continue
+                    if rnd() * (hands[seat].bit_count() + 1) < 1.0:
+                        act((seat, TAKE_HAND_CODE))
+                        takes += 1
+                        leader, forced, first_leader = _take(
+                            book, hands, out, out_order, seat, leader, forced, first_leader,
+                            trick_no, dealer,
+                        )  # fmt: skip
+                        ring = _ring(out, step)
+                        orders, followers = _orders(ring)
+                        result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
+                        if result is not None:
+                            break
+                if result is not None:
+                    break
+            if not (once and takes):
+                options = 1 if forced >= 0 else hands[leader].bit_count()
+                choice = int(rnd() * (options + 1))
+                if choice == options:
+                    act((leader, TAKE_HAND_CODE))
+                    takes += 1
+                    leader, forced, first_leader = _take(
+                        book, hands, out, out_order, leader, leader, forced, first_leader,
+                        trick_no, dealer,
+                    )  # fmt: skip
+                    ring = _ring(out, step)
+                    orders, followers = _orders(ring)
+                    result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
+                    continue
+
+        # --- the lead (C6 / B8 forced cards, else C7: any card).
+        hand = hands[leader]
+        if forced >= 0:
+            card = forced
+            forced = -1
+        else:
+            if choice < 0:
+                choice = int(rnd() * hand.bit_count())
+            rest = hand
+            while choice:
+                rest &= rest - 1
+                choice -= 1
+            card = (rest & -rest).bit_length() - 1
+        hand ^= 1 << card
+        hands[leader] = hand
+        emptied = not hand
+        act((leader, card))
+        order = orders[leader]
+        led_mask = suit_masks[suit_of[card]]
+        high = low = strength[card]
+        high_seat = low_seat = leader
+        trick = 1 << card
+        first_trick = trick_no == 0 and first_discards  # B1 / X3
+        how = _COMPLETE
+        picker = -1
+
+        # --- the others play in turn (C7), pick up (P1), discard (D1) or tochoo (B4).
+        for seat in followers[leader]:
+            hand = hands[seat]
+            following = hand & led_mask
+            if following:
+                count = following.bit_count()
+                if count > 1:
+                    choice = int(rnd() * count)
+                    while choice:
+                        following &= following - 1
+                        choice -= 1
+                bit = following & -following
+                card = bit.bit_length() - 1
+                hand ^= bit
+                hands[seat] = hand
+                if not hand:
+                    emptied = True
+                trick |= bit
+                act((seat, card))
+                power = strength[card]
+                if power > high or (power == high and later_wins):
+                    high, high_seat = power, seat
+                if power < low or (power == low and not later_wins):
+                    low, low_seat = power, seat
+            elif pickup_when_void and not first_trick:
+                act((seat, PICK_UP_CODE))
+                how = _PICKUP
+                picker = seat
+                break
+            else:
+                choice = int(rnd() * hand.bit_count())
+                rest = hand
+                while choice:
+                    rest &= rest - 1
+                    choice -= 1
+                bit = rest & -rest
+                card = bit.bit_length() - 1
+                hand ^= bit
+                hands[seat] = hand
+                if not hand:
+                    emptied = True
+                trick |= bit
+                act((seat, card))
+                if tochoo_ends and not first_trick:
+                    how = _TOCHOO
+                    picker = high_seat if tochoo_by_high else seat  # B6
+                    break
+
+        # --- the end of the trick: who picks up and leads (C8, P2, B7, V1, V4, B2).
+        number = trick_no
+        trick_no += 1
+        takes = 0
+        if how == _COMPLETE:
+            next_leader = high_seat if complete_high else low_seat
+        else:
+            pickups += 1
+            hands[picker] |= trick
+            if takes_waste and waste:  # V4
+                hands[picker] |= waste
+                waste = 0
+            if after_pickup == rule.PICKER:
+                next_leader = picker
+            elif after_pickup == rule.HIGHEST:
+                next_leader = high_seat
+            else:
+                next_leader = low_seat
+        if number == 0 and first_leader_leads:
+            next_leader = first_leader
+        if how != _COMPLETE and two_left_loses and len(order) == 2:  # X2
+            other = order[1] if order[0] == picker else order[0]
+            out[other] = True
+            out_order.append(other)
+            result = (Termination.TWO_LEFT_PICKUP, picker)
+            break
+
+        # B8: the player due to lead with no card cannot escape: they will draw.
+        drawer = next_leader if leader_draws and not hands[next_leader] else -1
+        if drawer >= 0 and not waste and not (how == _COMPLETE and draw_from_trick):
+            drawer = -1  # empty waste pile: they go out after all
+        # Only a player who played a card this trick can have emptied their hand.
+        leaving = [seat for seat in order if not hands[seat] and seat != drawer] if emptied else ()
+        if leaving:  # C9, C11
+            if len(ring) - len(leaving) <= 1:
+                staying = [seat for seat in ring if seat not in leaving]
+                if staying:
+                    result = (Termination.LAST_PLAYER, staying[0])
+                else:
+                    result = (Termination.ALL_OUT, _all_out_loser(book, leaving[-1], high_seat))
+                # C11: the Bhabhi of an all-out trick has not got away.
+                out_order.extend(seat for seat in leaving if seat != result[1])
+                break
+            for seat in leaving:
+                out[seat] = True
+            out_order.extend(leaving)
+            ring = [seat for seat in ring if not out[seat]]
+            orders, followers = _orders(ring)
+            while out[next_leader]:  # P3: the next player in turn who still has cards
+                next_leader = (next_leader + step) % n_seats
+        leader = next_leader
+        if drawer >= 0:
+            if not waste:
+                waste = trick
+                trick = 0
+            if stream is None:
+                stream = Stream(raw_seed, DRAW_LABEL)
+            rest = waste
+            choice = stream.uniform(rest.bit_count())
+            while choice:
+                rest &= rest - 1
+                choice -= 1
+            card = (rest & -rest).bit_length() - 1
+            waste ^= 1 << card
+            hands[drawer] = 1 << card
+            forced = card
+            draws.append(card)
+        if how == _COMPLETE:
+            waste |= trick
+        if trick_no >= max_tricks or dead_check:
+            result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
+
+    assert result is not None
+    termination, bhabhi = result
+    team: tuple[int, ...] | None = None
+    if bhabhi is not None and book.teams:  # V2
+        partner = (bhabhi + n_seats // 2) % n_seats
+        team = (min(bhabhi, partner), max(bhabhi, partner))
+    return PlayoutResult(
+        outcome=Outcome(termination, bhabhi, tuple(out_order), team),
+        tricks=trick_no,
+        pickups=pickups,
+        actions=tuple(actions),
+        draws=tuple(draws),
+    )
+
+
+def _ring(out: list[bool], step: int) -> list[int]:
+    seats = range(len(out)) if step > 0 else range(len(out) - 1, -1, -1)
+    return [seat for seat in seats if not out[seat]]
+
+
+def _orders(ring: list[int]) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+    """Each active seat's trick order (from them round the table) and the same without them."""
+    orders = {seat: tuple(ring[at:] + ring[:at]) for at, seat in enumerate(ring)}
+    return orders, {seat: order[1:] for seat, order in orders.items()}
+
+
+def _first_leader(book: RuleBook, hands: list[int], players: int, dealer: int) -> tuple[int, int]:
+    """C6 as ``Hand._first_leader``: the lead card's holder, else what the ruleset says."""
+    card = book.first_lead_card
+    for seat in range(players):
+        if hands[seat] >> card & 1:
+            return seat, card
+    if book.first_lead_if_absent_highest:
+        held = 0
+        for hand in hands:
+            held |= hand
+        held &= book.suit_masks[book.suit[card]]
+        best = -1
+        while held:
+            low = held & -held
+            candidate = low.bit_length() - 1
+            if best < 0 or book.strength[candidate] > book.strength[best]:
+                best = candidate
+            held ^= low
+        if best >= 0:
+            seat = next(s for s in range(players) if hands[s] >> best & 1)
+            return seat, best
+    seat = (dealer + book.step) % players
+    for _ in range(players):
+        if hands[seat]:
+            break
+        seat = (seat + book.step) % players
+    return seat, -1
+
+
+def _take(
+    book: RuleBook,
+    hands: list[int],
+    out: list[bool],
+    out_order: list[int],
+    taker: int,
+    leader: int,
+    forced: int,
+    first_leader: int,
+    trick_no: int,
+    dealer: int,
+) -> tuple[int, int, int]:
+    """B9 as ``Hand._take_hand``; returns the new (leader, forced lead, first leader)."""
+    players = len(hands)
+    target = (taker + book.take_step) % players
+    while out[target]:
+        target = (target + book.take_step) % players
+    hands[taker] |= hands[target]
+    hands[target] = 0
+    out[target] = True
+    out_order.append(target)
+    if target == leader:
+        if trick_no == 0:
+            leader, forced = _first_leader(book, hands, players, dealer)
+            first_leader = leader
+        else:
+            forced = -1
+            if book.lead_passes_to_taker:
+                leader = taker
+            else:
+                leader = target
+                while out[leader]:
+                    leader = (leader + book.step) % players
+    return leader, forced, first_leader
+
+
+def _end_between_tricks(
+    book: RuleBook, ring: list[int], hands: list[int], leader: int, waste: int, trick_no: int
+) -> tuple[Termination, int | None] | None:
+    """``Hand._check_end_between_tricks``: the last player (C10), the bound, a dead position."""
+    if len(ring) <= 1:
+        if ring:
+            return Termination.LAST_PLAYER, ring[0]
+        return Termination.ALL_OUT, None
+    if trick_no >= book.max_tricks:
+        return Termination.MAX_TRICKS, _forced_loser(ring, hands, book.at_max_most_cards)
+    if book.pickup_when_void and not book.take_hand and trick_no > 0:
+        at = ring.index(leader)
+        if pickup_is_dead(book, ring[at:] + ring[:at], hands, waste):
+            return Termination.DEAD_POSITION, _forced_loser(ring, hands, book.at_dead_most_cards)
+    return None
+
+
+def _forced_loser(ring: list[int], hands: list[int], most_cards: bool) -> int | None:
+    if not most_cards:
+        return None
+    top = max(hands[seat].bit_count() for seat in ring)
+    holders = [seat for seat in ring if hands[seat].bit_count() == top]
+    return holders[0] if len(holders) == 1 else None
+
+
+def _all_out_loser(book: RuleBook, last_to_play: int, high: int) -> int | None:
+    if book.all_out_together == rule.NOBODY:
+        return None
+    return last_to_play if book.all_out_together == rule.LAST_TO_PLAY else high

@@ -1,0 +1,234 @@
+"""Bots: players that choose an action from what their seat may know, and nothing else.
+
+A bot is handed a ``SeatView`` (its own cards, hand sizes, the face-up cards known to be in
+each hand, the current trick, its legal actions) and a ``random.Random``; it never sees the
+``Hand``, so it cannot peek at hidden cards.  It may know the rules (they are public), which
+a strategy needs: what a void does, which card is higher under ace-low.
+
+``choose`` returns ``None`` only to decline an optional action: under B9 a player who is not
+about to lead may take a neighbour's hand before a trick, and may just as well not.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from referee.cards import Card
+from referee.engine.components import RuleBook
+from referee.engine.hand import SeatView
+from referee.engine.types import PICK_UP, TAKE_HAND, Action, ActionKind
+from referee.ruleset.model import Ruleset
+
+
+class Bot(Protocol):
+    """Anything that picks a seat's action from that seat's view."""
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        """One of ``view.legal_actions``, or None to decline an optional take (B9)."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal actions: the yardstick every strategy must beat.
+
+    A player who is not about to lead is offered only the optional take (B9); it takes with
+    probability ``1 / (own cards + 1)``, as often as a leader choosing uniformly among its
+    cards and the take would, so random play does not favour one seat's position.
+    """
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        legal = view.legal_actions
+        if not legal:
+            return None
+        if view.turn != view.seat:  # only the optional take
+            return TAKE_HAND if rng.random() * (len(view.hand) + 1) < 1.0 else None
+        return legal[rng.randrange(len(legal))]
+
+
+class HeuristicBot:
+    """A simple, rule-aware strategy: never be the one left holding the cards.
+
+    Its estimates come only from the view: a rival's face-up known cards and hand size, and
+    for the rest the cards nobody has seen spread evenly over the rivals' hidden cards (a
+    rival whose every card is known has exactly known voids).  From that it estimates, for
+    each suit, the chance that a trick led in it is clean (every rival follows).
+
+    * **Taking a hand (B9).**  Taking adds cards and removes a rival who was escaping anyway,
+      so only when it cannot hurt: with at least four players in, from a neighbour holding a
+      single known low card (they get away at the next trick anyway; a low card helps to
+      duck).  Never with two left, where the taker is the Bhabhi at once.
+    * **Void.**  Under the pick-up rules (P1) it must pick up.  Otherwise (tochoo, discard)
+      it throws its highest card, from its shortest suit on a tie, to become void in more
+      suits.
+    * **Pick-up rules (P1).**  It stays out of the lead, which measured far better than
+      seeking it (one such seat against three random ones: about 5% Bhabhi under pickup
+      and 0% under whole-pile, against 11% and 66% when it played high): it follows with
+      the card least likely to make it the next leader (its lowest where the highest card
+      leads next, C8; its highest under V1), and leads the suit most likely to make a rival
+      pick up (a rival known to be void; on a tie, the rival with fewest cards, then its own
+      longest suit) with that same kind of card.
+    * **Tochoo picked up by the highest card (B6).**  Following last, or when everyone still
+      to play almost surely follows, it plays its highest card (the trick is clean: a high
+      card shed safely); otherwise the highest card that still loses, to duck the pickup, or
+      its highest if none does.  It leads the suit most likely to be clean: its highest card
+      there while the trick is likely clean (it wins, sheds a high card and keeps the lead),
+      else its lowest, so that someone else ends up highest.
+    * **Otherwise** (discard rules, a tochoo its own player picks up) a follower can never be
+      made to pick up, and it plays its highest card.
+    """
+
+    def __init__(self, rules: Ruleset | RuleBook) -> None:
+        self.book = rules if isinstance(rules, RuleBook) else RuleBook.of(rules)
+        self._suit_size = [
+            sum(1 for c in self.book.deck if self.book.suit[c] == s) for s in range(4)
+        ]
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        legal = view.legal_actions
+        if not legal:
+            return None
+        seat = view.seat
+        assert seat is not None
+        if TAKE_HAND in legal and self._wants_take(view):
+            return TAKE_HAND
+        if view.turn != seat:
+            return None
+        if legal == (PICK_UP,):
+            return PICK_UP
+        cards = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
+        if len(cards) == 1:
+            return Action.play(cards[0])
+        if not view.trick:
+            return Action.play(self._lead(view, cards))
+        return Action.play(self._follow(view, cards))
+
+    # --- B9 -----------------------------------------------------------------------------
+
+    def _wants_take(self, view: SeatView) -> bool:
+        seat = view.seat
+        assert seat is not None
+        active = [s for s in range(view.players) if not view.out[s]]
+        if len(active) < 4:
+            return False
+        target = _take_target(view, seat, self.book.take_step)
+        if target < 0 or view.hand_sizes[target] != 1:
+            return False
+        known = view.known_cards[target]
+        if len(known) != 1:
+            return False
+        strength = self.book.strength[known[0]]
+        return strength <= 4  # a 6 or lower (ace-high), a 5 or lower (ace-low)
+
+    # --- playing a card -----------------------------------------------------------------
+
+    def _follow(self, view: SeatView, cards: Sequence[Card]) -> Card:
+        book = self.book
+        led = view.led_suit
+        assert led is not None
+        following = [c for c in cards if book.suit[c] == led]
+        if not following:  # void: tochoo or discard
+            return self._throw(view, cards)
+        by_strength = sorted(following, key=lambda c: book.strength[c])
+        if book.pickup_when_void:  # stay out of the lead (see the class docstring)
+            return by_strength[0] if book.complete_next_high else by_strength[-1]
+        if not (book.tochoo_ends_trick and book.tochoo_picked_up_by_high):
+            return by_strength[-1]
+        high = max(book.strength[c] for _, c in view.trick if book.suit[c] == led)
+        still_to_play = self._still_to_play(view)
+        if not still_to_play or self._clean_chance(view, led, still_to_play) >= 0.9:
+            return by_strength[-1]
+        ducks = [c for c in by_strength if book.strength[c] < high]
+        return ducks[-1] if ducks else by_strength[-1]
+
+    def _throw(self, view: SeatView, cards: Sequence[Card]) -> Card:
+        book = self.book
+        counts = _suit_counts(book, view.hand)
+        return max(cards, key=lambda c: (book.strength[c], -counts[book.suit[c]], c))
+
+    def _lead(self, view: SeatView, cards: Sequence[Card]) -> Card:
+        book = self.book
+        mine: dict[int, list[Card]] = {}
+        for card in cards:
+            mine.setdefault(book.suit[card], []).append(card)
+        for suit_cards in mine.values():
+            suit_cards.sort(key=lambda c: book.strength[c])
+        rivals = self._rivals_in_order(view)
+        if not book.tochoo_ends_trick and not book.pickup_when_void:  # discard rules
+            return max(cards, key=lambda c: (book.strength[c], c))
+        chance = {suit: self._clean_chance(view, suit, rivals) for suit in mine}
+        if book.pickup_when_void:
+            fewest = min((view.hand_sizes[r] for r in rivals), default=0)
+            short = [r for r in rivals if view.hand_sizes[r] == fewest]
+
+            def pickup_value(suit: int) -> tuple[float, float, int, int]:
+                hits_short = 1.0 - self._clean_chance(view, suit, short)
+                return (1.0 - chance[suit], hits_short, len(mine[suit]), suit)
+
+            suit_cards = mine[max(mine, key=pickup_value)]
+            return suit_cards[0] if book.complete_next_high else suit_cards[-1]
+        if book.tochoo_picked_up_by_high:
+            suit = max(mine, key=lambda s: (chance[s], -len(mine[s]), s))
+            return mine[suit][-1] if chance[suit] >= 0.8 else mine[suit][0]
+        # A tochoo picked up by the player who made it: leading can never cost a pickup.
+        suit = max(mine, key=lambda s: (len(mine[s]), s))
+        return mine[suit][-1]
+
+    # --- what the view says about the rivals --------------------------------------------
+
+    def _rivals_in_order(self, view: SeatView) -> list[int]:
+        seat = view.seat
+        assert seat is not None
+        order = []
+        nxt = seat
+        for _ in range(view.players - 1):
+            nxt = (nxt + self.book.step) % view.players
+            if not view.out[nxt]:
+                order.append(nxt)
+        return order
+
+    def _still_to_play(self, view: SeatView) -> list[int]:
+        played = {s for s, _ in view.trick}
+        return [s for s in self._rivals_in_order(view) if s not in played]
+
+    def _clean_chance(self, view: SeatView, suit: int, rivals: Sequence[int]) -> float:
+        """The chance that every one of ``rivals`` holds a card of ``suit``.
+
+        Known cards count exactly; each rival's hidden cards are drawn from the cards nobody
+        has seen (the suit's share of them is known, not where they are: the waste pile
+        hides some), independently per rival: an estimate, which is all a bot needs.
+        """
+        book = self.book
+        seen = list(view.hand) + [c for _, c in view.trick]
+        for known in view.known_cards:
+            seen.extend(known)
+        unseen_total = len(book.deck) - len(seen)
+        unseen_suit = self._suit_size[suit] - sum(1 for c in seen if book.suit[c] == suit)
+        chance = 1.0
+        for rival in rivals:
+            known = view.known_cards[rival]
+            if any(book.suit[c] == suit for c in known):
+                continue
+            hidden = view.hand_sizes[rival] - len(known)
+            if hidden <= 0 or unseen_suit <= 0 or unseen_total <= 0:
+                return 0.0
+            void = (1.0 - unseen_suit / unseen_total) ** hidden
+            chance *= 1.0 - void
+        return chance
+
+
+def _take_target(view: SeatView, seat: int, step: int) -> int:
+    target = (seat + step) % view.players
+    while target != seat:
+        if not view.out[target]:
+            return target
+        target = (target + step) % view.players
+    return -1
+
+
+def _suit_counts(book: RuleBook, cards: Sequence[Card]) -> list[int]:
+    counts = [0, 0, 0, 0]
+    for card in cards:
+        counts[book.suit[card]] += 1
+    return counts
