@@ -37,6 +37,7 @@ from referee.engine.types import (
     PlayerOut,
     TrickEnded,
     TrickToWaste,
+    TrumpFixed,
     WasteDrawn,
 )
 from referee.ruleset.model import Direction, Ruleset
@@ -220,6 +221,8 @@ def describe(event: Event) -> str:
         return f"{event.seat} out {event.how}"
     if isinstance(event, IllegalPlayPenalised):
         return f"{event.seat} penalised for {card_str(event.card)}"
+    if isinstance(event, TrumpFixed):
+        return f"{event.seat} fixes trump {event.suit}"
     if isinstance(event, HandOver):
         o = event.outcome
         team = "" if o.losing_team is None else f" team {list(o.losing_team)}"

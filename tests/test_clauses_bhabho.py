@@ -6,6 +6,8 @@ Small hand-made deals; the expectations are read off the Bhabho document (German
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers import deal, held, load_rules, log, run, sorted_text, variant, waste_of
 
@@ -23,6 +25,8 @@ from referee.engine.types import (
     Termination,
     WasteDrawn,
 )
+
+BROKEN = Path(__file__).parent / "data" / "broken"
 
 
 def plays(hand: Hand, seat: int) -> list[Action]:
@@ -493,7 +497,49 @@ def test_X4_two_packs_for_six_to_sixteen_players(players: int, ok: bool) -> None
     assert sum(hand.hand_sizes()) == 104
 
 
-def test_X5_donkey_trump_suit() -> None:
-    pytest.skip(
-        "X5 (Kerala 'Donkey': a trump suit fixed by the first off-suit card) is not supported"
-    )
+def test_X5_first_off_suit_card_fixes_trump_and_a_later_trump_wins() -> None:
+    """X5 (Donkey): the first card of a player who cannot follow fixes the trump suit; from
+    then on an off-suit trump does not end the trick but beats the led suit."""
+    hand = deal(load_rules("donkey"), ["AS 5H 9C KD", "2S 7H 3D 4D", "3S 2C 6C 8C"])
+    run(hand, "0:AS 1:2S 2:3S")  # B1: the first trick goes to the waste pile; 0 leads (B2)
+    events = log(run(hand, "0:5H 1:7H 2:2C"))
+    # The fixing card is still a tochoo: the highest heart (seat 1) picks up and leads.
+    assert events[:4] == ["0 lead 5H", "1 follow 7H", "2 fixes trump C", "2 tochoo 2C"]
+    assert "1 picks up 5H 7H 2C" in events
+    assert hand.view(None).trump == 0  # clubs
+    events = log(run(hand, "1:3D 2:6C 0:KD"))
+    # Seat 2 has no diamond: its club is a trump, the trick goes on and the trump wins.
+    assert events[:3] == ["1 lead 3D", "2 trump 6C", "0 follow KD"]
+    assert "trick 2 complete high 2 next 2" in events
+    assert sorted_text("3D 6C KD") in waste_of(hand)
+
+
+def test_X5_trump_led_is_an_ordinary_suit_and_non_trumps_stay_tochoos() -> None:
+    hand = deal(load_rules("donkey"), ["AS 5H 9C KD", "2S 7H 3D 4D", "3S 2C 6C 8C"])
+    run(hand, "0:AS 1:2S 2:3S 0:5H 1:7H 2:2C")
+    # Seat 1 leads a club (trump): following is as usual and the highest club wins.
+    events = log(run(hand, "1:2C 2:8C 0:9C"))
+    assert events[:3] == ["1 lead 2C", "2 follow 8C", "0 follow 9C"]
+    assert "trick 2 complete high 0 next 0" in events
+    # Seat 0 leads its last card, a diamond; seat 1 follows;
+    # seat 2 holds only 6C (a trump) and trumps the diamonds.
+    events = log(run(hand, "0:KD 1:4D 2:6C"))
+    assert events[:3] == ["0 lead KD", "1 follow 4D", "2 trump 6C"]
+    assert "trick 3 complete high 2 next 2" in events
+
+
+def test_X5_without_trump_rules_no_trump_is_ever_fixed() -> None:
+    hand = deal(load_rules("bhabho"), ["AS 5H 9C KD", "2S 7H 3D 4D", "3S 2C 6C 8C"])
+    events = log(run(hand, "0:AS 1:2S 2:3S 0:5H 1:7H 2:2C"))
+    assert not any("trump" in e for e in events)
+    assert hand.view(None).trump is None
+
+
+def test_X5_trump_needs_off_suit_cards_to_be_played() -> None:
+    from referee.ruleset.loader import resolve_file
+
+    _, problems = resolve_file(BROKEN / "trump-with-pickup.yaml")
+    assert [(p.line, p.column, p.path, p.code.value) for p in problems] == [
+        (3, 8, "trump", "semantic")
+    ]
+    assert "off_suit.play: pickup" in problems[0].message

@@ -85,7 +85,7 @@ BROKEN_CASES: list[tuple[str, int, int, str, Code, list[str]]] = [
             "did you mean 'pickup'",
         ],
     ),
-    ("missing-key.yaml", 23, 1, "end", Code.MISSING_KEY, ["missing required key 'max_tricks'"]),
+    ("missing-key.yaml", 24, 1, "end", Code.MISSING_KEY, ["missing required key 'max_tricks'"]),
     (
         "missing-base.yaml",
         3,

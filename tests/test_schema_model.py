@@ -28,6 +28,7 @@ ENUMS: dict[str, type[StrEnum]] = {
     "off_suit.play": m.OffSuitPlay,
     "off_suit.tochoo_picked_up_by": m.TochooPickedUpBy,
     "off_suit.pickup_takes": m.PickupTakes,
+    "trump": m.Trump,
     "next_leader.after_complete_trick": m.AfterCompleteTrick,
     "next_leader.after_pickup": m.AfterPickup,
     "next_leader.if_out": m.IfLeaderOut,

@@ -14,6 +14,8 @@ from referee.cards import CARDS_PER_PACK, suit_mask, suit_of
 from referee.ruleset import model as m
 
 PICKER, HIGHEST, LOWEST = 0, 1, 2
+TRUMP_BONUS = 100
+"""X5: added to a trump's strength, so that any trump beats any card of the led suit."""
 NOBODY, LAST_TO_PLAY, TRICK_WINNER = 0, 1, 2
 
 
@@ -48,6 +50,8 @@ class RuleBook:
     """B6: the player of the highest card of the led suit picks up after a tochoo."""
     pickup_takes_waste: bool
     """V4: the picker also takes the whole waste pile."""
+    trump_from_first_off_suit: bool
+    """X5: the first off-suit card fixes a trump suit; later off-suit trumps win the trick."""
     complete_next_high: bool
     """C8/D2/B3: after a complete trick the highest card leads (else V1: the lowest)."""
     after_pickup: int
@@ -118,6 +122,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         tochoo_ends_trick=off.play is m.OffSuitPlay.TOCHOO,
         tochoo_picked_up_by_high=off.tochoo_picked_up_by is m.TochooPickedUpBy.HIGHEST_OF_LED,
         pickup_takes_waste=off.pickup_takes is m.PickupTakes.TRICK_AND_WASTE,
+        trump_from_first_off_suit=rules.trump is m.Trump.FIRST_OFF_SUIT_CARD,
         complete_next_high=lead.after_complete_trick is m.AfterCompleteTrick.HIGHEST,
         after_pickup=after_pickup,
         leader_draws=lead.if_out is m.IfLeaderOut.DRAWS_FROM_WASTE,

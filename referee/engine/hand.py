@@ -39,6 +39,7 @@ from referee.engine.types import (
     Termination,
     TrickEnded,
     TrickToWaste,
+    TrumpFixed,
     WasteDrawn,
 )
 from referee.ruleset.model import Ruleset, Teams
@@ -70,6 +71,8 @@ class SeatView:
     trick: tuple[tuple[int, Card], ...]
     """The current trick's cards in play order, as (seat, card)."""
     led_suit: int | None
+    trump: int | None
+    """X5: the trump suit once fixed."""
     waste_size: int
     leader: int | None
     turn: int | None
@@ -92,6 +95,7 @@ class SeatView:
             "trick_number": self.trick_number,
             "trick": [[s, card_str(c)] for s, c in self.trick],
             "led_suit": None if self.led_suit is None else "CDHS"[self.led_suit],
+            "trump": None if self.trump is None else "CDHS"[self.trump],
             "waste_size": self.waste_size,
             "leader": self.leader,
             "turn": self.turn,
@@ -203,6 +207,8 @@ class Hand:
         self.trick: list[tuple[int, Card]] = []
         self.trick_mask = 0
         self.led_suit = -1
+        self.trump = -1
+        """X5: the trump suit once fixed, else -1."""
         self._order: list[int] = []
         self._pos = 0
         self._high_seat = -1
@@ -473,12 +479,22 @@ class Hand:
             if strength < self._low or (strength == self._low and not book.later_identical_wins):
                 self._low, self._low_seat = strength, seat
             self._log(CardPlayed(seat, card, self.trick_number, "follow"))
-        elif book.tochoo_ends_trick and not (self.trick_number == 0 and book.first_trick_discards):
-            self._log(CardPlayed(seat, card, self.trick_number, "tochoo"))
-            picker = self._high_seat if book.tochoo_picked_up_by_high else seat
-            self._end_trick("tochoo", picker)
-            return
+        elif book.suit[card] == self.trump:
+            strength = book.strength[card] + rule.TRUMP_BONUS
+            if strength > self._high or (strength == self._high and book.later_identical_wins):
+                self._high, self._high_seat = strength, seat
+            self._log(CardPlayed(seat, card, self.trick_number, "trump"))
         else:
+            if book.trump_from_first_off_suit and self.trump < 0:
+                self.trump = book.suit[card]
+                self._log(TrumpFixed(seat, "CDHS"[self.trump], self.trick_number))
+            if book.tochoo_ends_trick and not (
+                self.trick_number == 0 and book.first_trick_discards
+            ):
+                self._log(CardPlayed(seat, card, self.trick_number, "tochoo"))
+                picker = self._high_seat if book.tochoo_picked_up_by_high else seat
+                self._end_trick("tochoo", picker)
+                return
             self._log(CardPlayed(seat, card, self.trick_number, "discard"))
         if self._pos == len(self._order):
             self._end_trick("complete", -1)
@@ -695,6 +711,7 @@ class Hand:
         "trick",
         "trick_mask",
         "led_suit",
+        "trump",
         "_order",
         "_pos",
         "_high_seat",
@@ -746,6 +763,7 @@ class Hand:
             trick_number=self.trick_number,
             trick=tuple(self.trick),
             led_suit=self.led_suit if self.phase == IN_TRICK else None,
+            trump=self.trump if self.trump >= 0 else None,
             waste_size=self.waste.bit_count(),
             leader=self.leader if self.phase != OVER else None,
             turn=self.to_move,

@@ -122,6 +122,7 @@ def random_playout(
     pickup_when_void = book.pickup_when_void
     tochoo_ends = book.tochoo_ends_trick
     tochoo_by_high = book.tochoo_picked_up_by_high
+    trump_from_first_off_suit = book.trump_from_first_off_suit
     takes_waste = book.pickup_takes_waste
     complete_high = book.complete_next_high
     after_pickup = book.after_pickup
@@ -144,6 +145,7 @@ def random_playout(
     trick_no = 0
     takes = 0
     pickups = 0
+    trump = -1  # X5: the trump suit once fixed
 
     leader, forced = _first_leader(book, hands, n_seats, dealer)
     first_leader = leader
@@ -263,6 +265,13 @@ def random_playout(
                     emptied = True
                 trick |= bit
                 act((seat, card))
+                if suit_of[card] == trump:  # X5: an off-suit trump goes on and can win
+                    power = strength[card] + rule.TRUMP_BONUS
+                    if power > high or (power == high and later_wins):
+                        high, high_seat = power, seat
+                    continue
+                if trump < 0 and trump_from_first_off_suit:
+                    trump = suit_of[card]
                 if tochoo_ends and not first_trick:
                     how = _TOCHOO
                     picker = high_seat if tochoo_by_high else seat  # B6

@@ -180,7 +180,8 @@ class CardPlayed(Event):
     card: Card
     trick: int
     role: str
-    """``lead``, ``follow``, ``discard`` (off-suit, trick goes on) or ``tochoo``."""
+    """``lead``, ``follow``, ``discard`` (off-suit, trick goes on), ``tochoo`` or ``trump``
+    (X5: an off-suit trump, which goes on and can win)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -190,6 +191,17 @@ class CardPlayed(Event):
             "trick": self.trick,
             "role": self.role,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpFixed(Event):
+    """X5: the first card played by a player who could not follow fixed the trump suit."""
+
+    kind: ClassVar[str] = "trump_fixed"
+    seat: int
+    suit: str
+    """``C``, ``D``, ``H`` or ``S``."""
+    trick: int
 
 
 @dataclass(frozen=True, slots=True)

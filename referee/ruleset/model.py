@@ -75,6 +75,11 @@ class PickupTakes(StrEnum):
     TRICK_AND_WASTE = "trick_and_waste"
 
 
+class Trump(StrEnum):
+    NONE = "none"
+    FIRST_OFF_SUIT_CARD = "first_off_suit_card"
+
+
 class AfterCompleteTrick(StrEnum):
     HIGHEST = "highest"
     LOWEST = "lowest"
@@ -253,6 +258,7 @@ class Ruleset:
     first_lead: FirstLead
     first_trick: FirstTrick
     off_suit: OffSuit
+    trump: Trump
     next_leader: NextLeader
     take_hand: TakeHand
     end: End
@@ -308,6 +314,7 @@ class Ruleset:
                 tochoo_picked_up_by=TochooPickedUpBy(off_suit["tochoo_picked_up_by"]),
                 pickup_takes=PickupTakes(off_suit["pickup_takes"]),
             ),
+            trump=Trump(data["trump"]),
             next_leader=NextLeader(
                 after_complete_trick=AfterCompleteTrick(leader["after_complete_trick"]),
                 after_pickup=AfterPickup(leader["after_pickup"]),

@@ -80,6 +80,14 @@ def semantic_problems(
                 f"{pack_of(card) + 1}, but deck.packs is {packs}",
             )
 
+    if ruleset["trump"] != "none" and ruleset["off_suit"]["play"] == "pickup":
+        report(
+            (("trump",), ("off_suit", "play")),
+            "trump (X5) is fixed by the first card played by a player who cannot follow, "
+            "but with off_suit.play: pickup nobody who cannot follow plays a card; use "
+            "discard or tochoo, or trump: none",
+        )
+
     dealer = deal["first_dealer"]
     if dealer >= high:
         report(
