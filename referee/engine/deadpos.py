@@ -18,6 +18,7 @@ ruleset's bound on the length of a hand.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -100,11 +101,11 @@ def _search(
 ) -> bool:
     """True when no abstract play from ``start`` (leader first) lets anybody go out."""
     seen = {(start, waste)}
-    frontier = [(start, waste)]
+    frontier = deque([(start, waste)])  # breadth first: a way out is usually a trick or two away
     while frontier:
         if len(seen) > SEARCH_BUDGET:
             return False
-        hands, pile = frontier.pop()
+        hands, pile = frontier.popleft()
         for following in _tricks(hands, pile, any_led_player_leads, penalty_pickups):
             if following is None:
                 return False
@@ -117,52 +118,55 @@ def _search(
 def _tricks(
     hands: tuple[Counts, ...], pile: Counts, any_led_player_leads: bool, penalty_pickups: bool
 ) -> list[tuple[tuple[Counts, ...], Counts] | None]:
-    """Positions after each possible trick; None stands for 'somebody can go out'."""
+    """Positions after each possible trick; None stands for 'somebody can go out'.
+
+    A trick led in ``suit`` is followed by every player holding that suit until the first
+    one who cannot follow picks up (with C12 penalties, anyone holding it may pick up
+    instead).  Everybody before the picker played exactly one card, so somebody goes out
+    exactly when one of them held a single card.
+    """
     k = len(hands)
+    totals = [h[0] + h[1] + h[2] + h[3] for h in hands]
     results: list[tuple[tuple[Counts, ...], Counts] | None] = []
     for suit in range(4):
         if not hands[0][suit]:
             continue
-        current = [list(h) for h in hands]
-        current[0][suit] -= 1
-        played = 1
-        for i in range(1, k):
-            if current[i][suit]:
-                if penalty_pickups:  # C12: picking up instead of following, as a penalty
-                    results.extend(
-                        _after_pickup(current, i, suit, played, pile, any_led_player_leads)
-                    )
-                current[i][suit] -= 1
-                played += 1
-                continue
-            results.extend(_after_pickup(current, i, suit, played, pile, any_led_player_leads))
-            break
+        single = totals[0] == 1
+        for picker in range(1, k):
+            holds = hands[picker][suit] > 0
+            if not holds or penalty_pickups:
+                if single:
+                    return [None]
+                results.extend(_after_pickup(hands, picker, suit, pile, any_led_player_leads))
+            if not holds:
+                break
+            single = single or totals[picker] == 1
         else:
             return [None]  # every player followed: a clean trick, the regime is over
     return results
 
 
 def _after_pickup(
-    current: list[list[int]],
+    hands: tuple[Counts, ...],
     picker: int,
     suit: int,
-    played: int,
     pile: Counts,
     any_led_player_leads: bool,
-) -> list[tuple[tuple[Counts, ...], Counts] | None]:
-    hands = [list(h) for h in current]
-    for i in range(picker):
-        if sum(hands[i]) == 0:
-            return [None]
-    hands[picker][suit] += played
+) -> list[tuple[tuple[Counts, ...], Counts]]:
+    """The positions after seats 0 … picker-1 played one ``suit`` card each and ``picker``
+    took them (and a V4 waste pile), rotated so that each possible next leader is first."""
+    after: list[Counts] = []
+    for h in hands[:picker]:
+        c = list(h)
+        c[suit] -= 1
+        after.append((c[0], c[1], c[2], c[3]))
+    took = list(hands[picker])
+    took[suit] += picker
     new_pile = pile
-    if any(pile):
-        for s in range(4):
-            hands[picker][s] += pile[s]
+    if pile != (0, 0, 0, 0):
+        took = [took[s] + pile[s] for s in range(4)]
         new_pile = (0, 0, 0, 0)
+    after.append((took[0], took[1], took[2], took[3]))
+    after.extend(hands[picker + 1 :])
     leaders = range(picker) if any_led_player_leads else (picker,)
-    out: list[tuple[tuple[Counts, ...], Counts] | None] = []
-    for lead in leaders:
-        rotated = hands[lead:] + hands[:lead]
-        out.append((tuple((h[0], h[1], h[2], h[3]) for h in rotated), new_pile))
-    return out
+    return [(tuple(after[lead:] + after[:lead]), new_pile) for lead in leaders]
