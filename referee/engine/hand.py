@@ -332,13 +332,7 @@ class Hand:
         return self._take_target(seat) >= 0
 
     def _take_target(self, seat: int) -> int:
-        step = self.book.take_step
-        target = (seat + step) % self.players
-        while target != seat:
-            if not self.out[target]:
-                return target
-            target = (target + step) % self.players
-        return -1
+        return take_target(self.out, seat, self.book.take_step)
 
     def next_active(self, seat: int) -> int:
         """The next player in turn after ``seat`` who is still in the hand."""
@@ -782,6 +776,18 @@ class Hand:
         if total != self._deck_mask:
             raise AssertionError("cards lost or invented")
         return count
+
+
+def take_target(out: Sequence[bool], seat: int, step: int) -> int:
+    """B9: whose hand ``seat`` would take: the first seat still in, going ``step`` round the
+    table (+1 the left neighbour, -1 the right), or -1 when nobody else is left."""
+    players = len(out)
+    target = (seat + step) % players
+    while target != seat:
+        if not out[target]:
+            return target
+        target = (target + step) % players
+    return -1
 
 
 def _suit_name(suit: int) -> str:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from referee.engine import components as rule
 from referee.engine.components import RuleBook
 from referee.engine.deadpos import pickup_is_dead
+from referee.engine.hand import take_target
 from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, deal_masks, seed_bytes
 from referee.engine.types import PICK_UP, TAKE_HAND, Action, EngineError, Outcome, Termination
 from referee.ruleset.model import Ruleset
@@ -418,9 +419,7 @@ def _take(
 ) -> tuple[int, int, int]:
     """B9 as ``Hand._take_hand``; returns the new (leader, forced lead, first leader)."""
     players = len(hands)
-    target = (taker + book.take_step) % players
-    while out[target]:
-        target = (target + book.take_step) % players
+    target = take_target(out, taker, book.take_step)
     hands[taker] |= hands[target]
     hands[target] = 0
     out[target] = True

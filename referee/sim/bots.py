@@ -17,7 +17,7 @@ from typing import Protocol
 
 from referee.cards import Card
 from referee.engine.components import RuleBook
-from referee.engine.hand import SeatView
+from referee.engine.hand import SeatView, take_target
 from referee.engine.types import PICK_UP, TAKE_HAND, Action, ActionKind
 from referee.ruleset.model import Ruleset
 
@@ -112,7 +112,7 @@ class HeuristicBot:
         active = [s for s in range(view.players) if not view.out[s]]
         if len(active) < 4:
             return False
-        target = _take_target(view, seat, self.book.take_step)
+        target = take_target(view.out, seat, self.book.take_step)
         if target < 0 or view.hand_sizes[target] != 1:
             return False
         known = view.known_cards[target]
@@ -216,15 +216,6 @@ class HeuristicBot:
             void = (1.0 - unseen_suit / unseen_total) ** hidden
             chance *= 1.0 - void
         return chance
-
-
-def _take_target(view: SeatView, seat: int, step: int) -> int:
-    target = (seat + step) % view.players
-    while target != seat:
-        if not view.out[target]:
-            return target
-        target = (target + step) % view.players
-    return -1
 
 
 def _suit_counts(book: RuleBook, cards: Sequence[Card]) -> list[int]:
