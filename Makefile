@@ -3,23 +3,42 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+GENERATED := clients/python/src/bhabhi/referee/v1/referee_pb2.py
+PROTOS := $(wildcard proto/bhabhi/referee/v1/*.proto)
+BUF_VERSION := 1.75.0
+BUF := .tools/node_modules/.bin/buf
 
-.PHONY: setup test lint unit run bench clean
+.PHONY: setup proto test lint unit run bench demo clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(GENERATED)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet 'grpcio-tools>=1.60' 'mypy-protobuf>=3.6'
+	$(BIN)/python tools/gen_proto.py
+	$(BIN)/python -m pip install --quiet -e clients/python -e '.[test]'
 	touch $(STAMP)
+
+# The gRPC code is generated from proto/, never committed.
+$(GENERATED): $(PROTOS) tools/gen_proto.py $(STAMP)
+	$(BIN)/python tools/gen_proto.py
+	touch $(GENERATED)
+
+proto: setup
+	$(BIN)/python tools/gen_proto.py
+
+$(BUF):
+	npm install --silent --no-audit --no-fund --prefix .tools @bufbuild/buf@$(BUF_VERSION)
 
 test: setup lint unit
 
-lint: setup
+lint: setup $(BUF)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/python tools/gen_proto.py --check
+	cd proto && ../$(BUF) lint
 
 unit: setup
 	$(BIN)/pytest -q -n 2
@@ -34,4 +53,4 @@ bench: setup
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache var
+	rm -rf $(VENV) .tools .pytest_cache .mypy_cache .ruff_cache var clients/python/src/bhabhi
