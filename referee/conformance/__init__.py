@@ -1,0 +1,1 @@
+"""The conformance suite: recorded games ("cases"), their format, export and replay."""

@@ -1,0 +1,95 @@
+"""Any hand played on the engine (or the referee) written down as a conformance case.
+
+A case holds the explicit deal, every B8 draw, and each action with the events it caused,
+so that any implementation can replay it without our shuffle.  With ``full_state`` every
+step also records the legal actions of every seat and every seat's view: golden files that
+catch a game going wrong in the middle and coming right by chance.  The format is
+described by ``conformance/schema/case.schema.json``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.cards import card_str
+from referee.engine.hand import Hand
+from referee.ruleset.model import Ruleset
+
+FORMAT = "bhabhi-case/1"
+
+
+def state_of(hand: Hand) -> dict[str, Any]:
+    """What a case may check at a point: sizes, turn, every seat's legal actions and view."""
+    return {
+        "hand_sizes": list(hand.hand_sizes()),
+        "turn": hand.to_move,
+        "to_act": list(hand.seats_to_act()),
+        "legal": {str(s): [str(a) for a in hand.legal_actions(s)] for s in range(hand.players)},
+        "views": {str(s): hand.view(s).to_dict() for s in range(hand.players)},
+    }
+
+
+def export_hand(
+    hand: Hand,
+    *,
+    name: str,
+    description: str = "",
+    clauses: list[str] | None = None,
+    generated: bool = True,
+    full_state: bool = False,
+    ruleset_source: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The case of ``hand`` as a plain mapping (dump it as YAML or JSON).
+
+    ``ruleset_source`` inlines the resolved ruleset for rulesets that are not bundled.
+    """
+    rules: Ruleset = hand.rules
+    replay = Hand(
+        rules,
+        hand.players,
+        deal=[list(cards) for cards in hand.deal],
+        dealer=hand.dealer,
+        draws=list(hand.draws_made),
+    )
+    steps: list[dict[str, Any]] = []
+    for seat, action in hand.history:
+        events = replay.apply(seat, action)
+        step: dict[str, Any] = {
+            "seat": seat,
+            "action": str(action),
+            "events": [e.to_dict() for e in events],
+        }
+        if full_state:
+            step["state"] = state_of(replay)
+        steps.append(step)
+    ruleset: dict[str, Any] = {"id": rules.id, "hash": rules.hash}
+    if ruleset_source is not None:
+        ruleset["inline"] = ruleset_source
+    case: dict[str, Any] = {
+        "format": FORMAT,
+        "name": name,
+        "description": description or f"A hand of {rules.id} with {hand.players} players.",
+        "generated": generated,
+        "clauses": list(clauses if clauses is not None else rules.clauses),
+        "ruleset": ruleset,
+        "players": hand.players,
+        "dealer": hand.dealer,
+        "deal": [" ".join(card_str(c) for c in cards) for cards in hand.deal],
+    }
+    if hand.seed is not None:
+        case["seed"] = hand.seed.decode("utf-8", errors="replace")
+    if hand.draws_made:
+        case["draws"] = [card_str(c) for c in hand.draws_made]
+    if full_state:
+        start = Hand(
+            rules,
+            hand.players,
+            deal=[list(cards) for cards in hand.deal],
+            dealer=hand.dealer,
+            draws=list(hand.draws_made),
+        )
+        case["initial_state"] = state_of(start)
+    case["steps"] = steps
+    if replay.outcome is not None:
+        case["result"] = replay.outcome.to_dict()
+    return case

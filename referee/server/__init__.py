@@ -1,0 +1,1 @@
+"""The gRPC referee: tables, seats, validated moves, durable events."""
