@@ -223,10 +223,10 @@ class Hand:
         self._dead_check = dead_position_check(self.book)
         self.leader, self.forced_lead = self._first_leader()
         self.first_leader = self.leader
+        self._log(HandStarted(self.dealer, self.hand_sizes(), self.leader))
         for seat in range(players):
             if not self.hands[seat]:
                 self._go_out(seat, "emptied")
-        self._log(HandStarted(self.dealer, self.hand_sizes(), self.leader))
         self._check_end_between_tricks()
 
     # --- set-up -------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from referee.cards import Card
 from referee.engine.hand import Hand
 from referee.engine.shuffle import Seed, hand_seed
 from referee.engine.types import EngineError, Outcome
@@ -87,8 +89,19 @@ class Session:
             return True
         return self.bhabhi_limit is not None and max(counts) >= self.bhabhi_limit
 
-    def next_hand(self) -> Hand:
-        """Close the finished hand (if any) and deal the next one."""
+    def next_hand(
+        self,
+        *,
+        seed: Seed | None = None,
+        deal: Sequence[Sequence[Card]] | None = None,
+        draws: Sequence[Card] | None = None,
+        dealer: int | None = None,
+    ) -> Hand:
+        """Close the finished hand (if any) and deal the next one.
+
+        By default hand ``k`` is dealt from the session seed (``S:k``); a referee that must
+        commit to a fresh secret seed per hand passes ``seed``, and a test table ``deal``.
+        """
         if self.current is not None and not self.current.is_over:
             raise EngineError("the current hand is not over yet")
         if self.is_over:
@@ -96,15 +109,24 @@ class Session:
         if self.current is not None:
             self._close(self.current)
         number = self.hands_played
-        dealer = (self.dealer + self._dealer_step * number) % self.players
+        if dealer is None:
+            dealer = (self.dealer + self._dealer_step * number) % self.players
+        if seed is None and deal is None:
+            seed = hand_seed(self.seed, number)
         self.current = Hand(
             self.rules,
             self.players,
-            seed=hand_seed(self.seed, number),
+            seed=seed,
+            deal=deal,
+            draws=draws,
             dealer=dealer,
             record=self.record,
         )
         return self.current
+
+    def dealer_of(self, number: int) -> int:
+        """C5: the dealer of hand ``number`` (0-based)."""
+        return (self.dealer + self._dealer_step * number) % self.players
 
     def _close(self, hand: Hand) -> None:
         assert hand.outcome is not None

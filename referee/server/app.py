@@ -1,0 +1,146 @@
+"""Assembling and running the referee: gRPC server, health, reflection, TLS, signals.
+
+``create_server`` is what tests use (bind port 0, get the port back); ``bhabhi serve`` is
+what ``make run`` starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from bhabhi.referee.v1 import referee_pb2 as pb
+from bhabhi.referee.v1 import referee_pb2_grpc as rpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from referee.server.service import PlayService, RulesetService, TableService
+from referee.server.store import Store
+from referee.server.tables import Referee
+
+log = logging.getLogger("referee")
+
+KEEPALIVE_OPTIONS = [
+    # Ping idle connections so that quiet games (a player thinking) are not dropped by
+    # proxies, and accept clients' pings at the same rate.
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+    ("grpc.http2.max_pings_without_data", 0),
+    ("grpc.max_receive_message_length", 1 << 20),
+]
+
+SERVICE_NAMES = (
+    pb.DESCRIPTOR.services_by_name["RulesetService"].full_name,
+    pb.DESCRIPTOR.services_by_name["TableService"].full_name,
+    pb.DESCRIPTOR.services_by_name["PlayService"].full_name,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Tls:
+    cert: Path
+    key: Path
+    client_ca: Path | None = None
+    """With a client CA, clients must present a certificate it signed (mutual TLS)."""
+
+    def credentials(self) -> grpc.ServerCredentials:
+        ca = self.client_ca.read_bytes() if self.client_ca is not None else None
+        return grpc.ssl_server_credentials(
+            [(self.key.read_bytes(), self.cert.read_bytes())],
+            root_certificates=ca,
+            require_client_auth=ca is not None,
+        )
+
+
+class RefereeServer:
+    """A running referee: the gRPC server, the referee behind it, and its health."""
+
+    def __init__(
+        self, server: grpc.aio.Server, referee: Referee, health: health.aio.HealthServicer
+    ):
+        self.server = server
+        self.referee = referee
+        self.health = health
+
+    async def stop(self, grace: float | None = 5.0) -> None:
+        """Drain: report NOT_SERVING, refuse new actions, let calls finish, close the store."""
+        await self.health.enter_graceful_shutdown()
+        self.referee.closing = True
+        await self.server.stop(grace)
+        await self.referee.stop()
+
+    async def wait_for_termination(self) -> None:
+        await self.server.wait_for_termination()
+
+
+async def create_server(
+    address: str = "127.0.0.1:0",
+    *,
+    store: Store | None = None,
+    db: str | Path | None = None,
+    test_mode: bool = False,
+    allow_register: bool = False,
+    tls: Tls | None = None,
+) -> tuple[RefereeServer, int]:
+    """Start a referee on ``address``; return it and the port bound (for ``:0``)."""
+    if store is None:
+        from referee.server.store_sqlite import SqliteStore
+
+        store = SqliteStore(Path(db) if db is not None else Path("var") / "referee.sqlite3")
+    referee = Referee(store, test_mode=test_mode, allow_register=allow_register)
+    await referee.start()
+    server = grpc.aio.server(options=KEEPALIVE_OPTIONS)
+    rpc.add_RulesetServiceServicer_to_server(RulesetService(referee), server)
+    rpc.add_TableServiceServicer_to_server(TableService(referee), server)
+    rpc.add_PlayServiceServicer_to_server(PlayService(referee), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for name in ("", *SERVICE_NAMES):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        (
+            *SERVICE_NAMES,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ),
+        server,
+    )
+    if tls is not None:
+        port = server.add_secure_port(address, tls.credentials())
+    else:
+        port = server.add_insecure_port(address)
+    await server.start()
+    return RefereeServer(server, referee, health_servicer), port
+
+
+async def serve(
+    host: str,
+    port: int,
+    *,
+    db: str,
+    test_mode: bool,
+    allow_register: bool,
+    tls: Tls | None,
+) -> None:
+    running, bound = await create_server(
+        f"{host}:{port}", db=db, test_mode=test_mode, allow_register=allow_register, tls=tls
+    )
+    mode = " (TEST MODE: explicit deals allowed)" if test_mode else ""
+    log.warning("bhabhi referee listening on %s:%d, store %s%s", host, bound, db, mode)
+    print(f"bhabhi referee listening on {host}:{bound} (store {db}){mode}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    print("draining …", flush=True)
+    await running.stop(grace=float(os.environ.get("BHABHI_DRAIN_SECONDS", "5")))

@@ -1,0 +1,280 @@
+"""Refusals: one error type for the whole referee, with a stable reason and three languages.
+
+The use-case layer raises ``Refusal``; the gRPC layer turns it into a status in one place
+(``service.py``), with a ``google.rpc.ErrorInfo`` carrying the reason and a
+``LocalizedMessage`` per language.  Reasons are the engine's (``referee.engine.Reason``,
+the same codes as the conformance suite's negative steps) plus the referee's own.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    """The kind of refusal; mapped to a gRPC status code by the gRPC layer."""
+
+    INVALID_ARGUMENT = "invalid_argument"
+    NOT_FOUND = "not_found"
+    ALREADY_EXISTS = "already_exists"
+    FAILED_PRECONDITION = "failed_precondition"
+    ABORTED = "aborted"
+    UNAUTHENTICATED = "unauthenticated"
+    PERMISSION_DENIED = "permission_denied"
+
+
+# reason -> (status, English, German, Polish); {placeholders} are filled from ``details``.
+MESSAGES: dict[str, tuple[Status, str, str, str]] = {
+    # --- the engine's reasons (referee.engine.types.Reason) ---
+    "hand_over": (
+        Status.FAILED_PRECONDITION,
+        "The hand is over.",
+        "Die Runde ist vorbei.",
+        "Rozdanie się skończyło.",
+    ),
+    "unknown_seat": (
+        Status.INVALID_ARGUMENT,
+        "There is no such seat at this table.",
+        "Diesen Platz gibt es an diesem Tisch nicht.",
+        "Przy tym stole nie ma takiego miejsca.",
+    ),
+    "player_out": (
+        Status.FAILED_PRECONDITION,
+        "You are out of this hand.",
+        "Du bist in dieser Runde schon draußen.",
+        "Jesteś już poza tym rozdaniem.",
+    ),
+    "not_your_turn": (
+        Status.FAILED_PRECONDITION,
+        "It is not your turn; seat {turn} is to play.",
+        "Du bist nicht am Zug; Platz {turn} ist dran.",
+        "To nie twój ruch; teraz gra miejsce {turn}.",
+    ),
+    "card_not_in_hand": (
+        Status.FAILED_PRECONDITION,
+        "You do not hold {card}.",
+        "Du hast {card} nicht auf der Hand.",
+        "Nie masz karty {card}.",
+    ),
+    "card_not_in_deck": (
+        Status.INVALID_ARGUMENT,
+        "{card} is not a card of this ruleset's deck.",
+        "{card} ist keine Karte dieses Blatts.",
+        "{card} nie jest kartą tej talii.",
+    ),
+    "must_follow_suit": (
+        Status.FAILED_PRECONDITION,
+        "You must follow suit: you hold {suit}.",
+        "Du musst Farbe bedienen: du hast {suit}.",
+        "Musisz dołożyć do koloru: masz {suit}.",
+    ),
+    "must_lead_card": (
+        Status.FAILED_PRECONDITION,
+        "You must lead {required}.",
+        "Du musst {required} ausspielen.",
+        "Musisz wyjść kartą {required}.",
+    ),
+    "must_pick_up": (
+        Status.FAILED_PRECONDITION,
+        "You cannot follow suit, so you must pick up the trick.",
+        "Du kannst nicht bedienen und musst den Stich aufnehmen.",
+        "Nie możesz dołożyć do koloru, więc musisz podnieść lewę.",
+    ),
+    "pickup_not_allowed": (
+        Status.FAILED_PRECONDITION,
+        "You may not pick up now.",
+        "Du darfst jetzt nicht aufnehmen.",
+        "Nie możesz teraz podnieść.",
+    ),
+    "take_hand_not_allowed": (
+        Status.FAILED_PRECONDITION,
+        "You may not take a hand now.",
+        "Du darfst jetzt keine Karten nehmen.",
+        "Nie możesz teraz wziąć kart.",
+    ),
+    # --- the referee's own ---
+    "stale_seq": (
+        Status.ABORTED,
+        "The table moved on (latest event {last_seq}, you decided on {expected_seq}); "
+        "look again and decide anew.",
+        "Am Tisch ist inzwischen etwas passiert (letztes Ereignis {last_seq}, du hast bei "
+        "{expected_seq} entschieden); schau noch einmal hin.",
+        "Przy stole coś się zmieniło (ostatnie zdarzenie {last_seq}, decyzja przy "
+        "{expected_seq}); spójrz jeszcze raz.",
+    ),
+    "request_id_reused": (
+        Status.INVALID_ARGUMENT,
+        "This request_id was already used for a different action.",
+        "Diese request_id wurde schon für eine andere Aktion benutzt.",
+        "Ten request_id został już użyty dla innej akcji.",
+    ),
+    "missing_request_id": (
+        Status.INVALID_ARGUMENT,
+        "Every action needs a request_id.",
+        "Jede Aktion braucht eine request_id.",
+        "Każda akcja potrzebuje request_id.",
+    ),
+    "bad_action": (
+        Status.INVALID_ARGUMENT,
+        "That is not an action: {detail}",
+        "Das ist keine Aktion: {detail}",
+        "To nie jest akcja: {detail}",
+    ),
+    "unauthenticated": (
+        Status.UNAUTHENTICATED,
+        "A seat credential is needed: send `authorization: Bearer <seat_token>`.",
+        "Ein Platz-Schlüssel ist nötig: sende `authorization: Bearer <seat_token>`.",
+        "Potrzebny jest klucz miejsca: wyślij `authorization: Bearer <seat_token>`.",
+    ),
+    "bad_credential": (
+        Status.UNAUTHENTICATED,
+        "This seat credential is not valid for this table.",
+        "Dieser Platz-Schlüssel gilt nicht für diesen Tisch.",
+        "Ten klucz miejsca nie jest ważny przy tym stole.",
+    ),
+    "table_not_found": (
+        Status.NOT_FOUND,
+        "There is no table {table_id}.",
+        "Es gibt keinen Tisch {table_id}.",
+        "Nie ma stołu {table_id}.",
+    ),
+    "ruleset_not_found": (
+        Status.NOT_FOUND,
+        "There is no ruleset {ruleset_id}.",
+        "Es gibt kein Regelwerk {ruleset_id}.",
+        "Nie ma zestawu zasad {ruleset_id}.",
+    ),
+    "ruleset_exists": (
+        Status.ALREADY_EXISTS,
+        "A ruleset {ruleset_id} exists already.",
+        "Ein Regelwerk {ruleset_id} gibt es schon.",
+        "Zestaw zasad {ruleset_id} już istnieje.",
+    ),
+    "invalid_ruleset": (
+        Status.INVALID_ARGUMENT,
+        "The ruleset has problems: {detail}",
+        "Das Regelwerk hat Fehler: {detail}",
+        "Zestaw zasad ma błędy: {detail}",
+    ),
+    "register_not_allowed": (
+        Status.PERMISSION_DENIED,
+        "This referee does not register rulesets (start it with --allow-register).",
+        "Dieser Schiedsrichter nimmt keine Regelwerke an (Start mit --allow-register).",
+        "Ten sędzia nie rejestruje zestawów zasad (uruchom z --allow-register).",
+    ),
+    "players_not_allowed": (
+        Status.INVALID_ARGUMENT,
+        "{detail}",
+        "{detail}",
+        "{detail}",
+    ),
+    "bad_table_settings": (
+        Status.INVALID_ARGUMENT,
+        "Bad table settings: {detail}",
+        "Ungültige Tisch-Einstellungen: {detail}",
+        "Błędne ustawienia stołu: {detail}",
+    ),
+    "test_mode_required": (
+        Status.PERMISSION_DENIED,
+        "An explicit deal is allowed only on a referee started with --test-mode.",
+        "Ein festgelegtes Austeilen ist nur im Testmodus (--test-mode) erlaubt.",
+        "Ustalone rozdanie jest dozwolone tylko w trybie testowym (--test-mode).",
+    ),
+    "seat_taken": (
+        Status.FAILED_PRECONDITION,
+        "Seat {seat} is taken.",
+        "Platz {seat} ist besetzt.",
+        "Miejsce {seat} jest zajęte.",
+    ),
+    "table_full": (
+        Status.FAILED_PRECONDITION,
+        "The table is full.",
+        "Der Tisch ist voll.",
+        "Stół jest pełny.",
+    ),
+    "table_not_open": (
+        Status.FAILED_PRECONDITION,
+        "The table has started; seats can no longer be taken or given up.",
+        "Das Spiel hat begonnen; Plätze können nicht mehr genommen oder abgegeben werden.",
+        "Gra się zaczęła; nie można już zajmować ani zwalniać miejsc.",
+    ),
+    "table_not_full": (
+        Status.FAILED_PRECONDITION,
+        "Every seat must be taken before the table starts ({free} free).",
+        "Alle Plätze müssen besetzt sein, bevor das Spiel beginnt ({free} frei).",
+        "Wszystkie miejsca muszą być zajęte przed rozpoczęciem ({free} wolnych).",
+    ),
+    "table_not_playing": (
+        Status.FAILED_PRECONDITION,
+        "The table is not playing.",
+        "An diesem Tisch wird nicht gespielt.",
+        "Przy tym stole nie trwa gra.",
+    ),
+    "hand_not_found": (
+        Status.NOT_FOUND,
+        "Hand {hand_number} has not been played at this table.",
+        "Runde {hand_number} wurde an diesem Tisch nicht gespielt.",
+        "Rozdanie {hand_number} nie było rozgrywane przy tym stole.",
+    ),
+    "hand_not_over": (
+        Status.FAILED_PRECONDITION,
+        "Hand {hand_number} is not over yet; its hidden cards stay hidden.",
+        "Runde {hand_number} ist noch nicht vorbei; verdeckte Karten bleiben verdeckt.",
+        "Rozdanie {hand_number} jeszcze trwa; zakryte karty pozostają zakryte.",
+    ),
+    "bad_after_seq": (
+        Status.INVALID_ARGUMENT,
+        "after_seq {after_seq} is beyond the table's latest event {last_seq}.",
+        "after_seq {after_seq} liegt hinter dem letzten Ereignis {last_seq}.",
+        "after_seq {after_seq} jest dalej niż ostatnie zdarzenie {last_seq}.",
+    ),
+    "unavailable": (
+        Status.FAILED_PRECONDITION,
+        "The referee is shutting down; try again shortly.",
+        "Der Schiedsrichter fährt herunter; bitte gleich noch einmal versuchen.",
+        "Sędzia się wyłącza; spróbuj ponownie za chwilę.",
+    ),
+}
+
+LANGUAGES = ("en", "de", "pl")
+
+SUIT_WORDS = {
+    "en": {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"},
+    "de": {"C": "Kreuz", "D": "Karo", "H": "Herz", "S": "Pik"},
+    "pl": {"C": "trefle", "D": "karo", "H": "kiery", "S": "piki"},
+}
+
+
+class Refusal(Exception):
+    """A request the referee refuses; nothing was changed."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        detail: str = "",
+        legal_actions: list[str] | None = None,
+        **params: Any,
+    ) -> None:
+        if reason not in MESSAGES:
+            raise KeyError(f"unknown refusal reason {reason!r}")
+        self.reason = reason
+        self.status = MESSAGES[reason][0]
+        self.detail = detail
+        self.params = {"detail": detail, **params}
+        self.legal_actions = legal_actions
+        super().__init__(self.message("en"))
+
+    def message(self, language: str) -> str:
+        """The human message in ``language`` (en, de or pl; English otherwise)."""
+        index = LANGUAGES.index(language) + 1 if language in LANGUAGES else 1
+        template = MESSAGES[self.reason][index]
+        params = dict(self.params)
+        suit = params.get("suit")
+        if isinstance(suit, str) and suit in SUIT_WORDS["en"]:
+            params["suit"] = SUIT_WORDS[language if language in LANGUAGES else "en"][suit]
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError):
+            return template

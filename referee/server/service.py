@@ -1,0 +1,485 @@
+"""The gRPC servicers: a thin translation between protobuf messages and ``tables.Referee``.
+
+Refusals become gRPC statuses in one place (``_refusals``), each with a
+``google.rpc.ErrorInfo`` (the stable reason, domain ``referee.bhabhi``, and for illegal
+moves the legal actions) and a ``google.rpc.LocalizedMessage`` per language; the status
+message itself is in the language the caller asks for with ``accept-language``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar, cast
+
+import grpc
+from bhabhi.referee.v1 import referee_pb2 as pb
+from bhabhi.referee.v1 import referee_pb2_grpc as rpc
+from google.protobuf import duration_pb2, timestamp_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from referee.cards import card_str
+from referee.engine import types as ev
+from referee.engine.hand import SeatView
+from referee.engine.types import Outcome
+from referee.server import tables as tb
+from referee.server.errors import LANGUAGES, Refusal, Status
+
+DOMAIN = "referee.bhabhi"
+
+_CODES = {
+    Status.INVALID_ARGUMENT: code_pb2.INVALID_ARGUMENT,
+    Status.NOT_FOUND: code_pb2.NOT_FOUND,
+    Status.ALREADY_EXISTS: code_pb2.ALREADY_EXISTS,
+    Status.FAILED_PRECONDITION: code_pb2.FAILED_PRECONDITION,
+    Status.ABORTED: code_pb2.ABORTED,
+    Status.UNAUTHENTICATED: code_pb2.UNAUTHENTICATED,
+    Status.PERMISSION_DENIED: code_pb2.PERMISSION_DENIED,
+}
+
+_TERMINATIONS = {
+    "last_player": pb.TERMINATION_LAST_PLAYER,
+    "all_out": pb.TERMINATION_ALL_OUT,
+    "two_left_pickup": pb.TERMINATION_TWO_LEFT_PICKUP,
+    "max_tricks": pb.TERMINATION_MAX_TRICKS,
+    "dead_position": pb.TERMINATION_DEAD_POSITION,
+}
+_ACTION_KINDS = {
+    pb.ACTION_KIND_PLAY: "play",
+    pb.ACTION_KIND_PICK_UP: "pick_up",
+    pb.ACTION_KIND_TAKE_HAND: "take_hand",
+}
+
+T = TypeVar("T")
+
+
+def status_of(refusal: Refusal, language: str) -> grpc.Status:
+    metadata = {"message": refusal.message("en")}
+    if refusal.legal_actions is not None:
+        metadata["legal_actions"] = ",".join(refusal.legal_actions)
+    for key in ("last_seq", "turn", "seat"):
+        if key in refusal.params and refusal.params[key] is not None:
+            metadata[key] = str(refusal.params[key])
+    info = error_details_pb2.ErrorInfo(reason=refusal.reason, domain=DOMAIN, metadata=metadata)
+    details = [info] + [
+        error_details_pb2.LocalizedMessage(locale=lang, message=refusal.message(lang))
+        for lang in LANGUAGES
+    ]
+    status = status_pb2.Status(code=_CODES[refusal.status], message=refusal.message(language))
+    for detail in details:
+        status.details.add().Pack(detail)
+    return cast(grpc.Status, rpc_status.to_status(status))
+
+
+def _language(context: grpc.aio.ServicerContext[Any, Any]) -> str:
+    for key, value in context.invocation_metadata() or ():
+        if key == "accept-language" and isinstance(value, str):
+            lang = value.strip().lower()[:2]
+            if lang in LANGUAGES:
+                return lang
+    return "en"
+
+
+def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization" and isinstance(value, str):
+            scheme, _, token = value.partition(" ")
+            return token.strip() if scheme.lower() == "bearer" else value.strip()
+    return None
+
+
+def _refusals(
+    method: Callable[..., Awaitable[T]],
+) -> Callable[..., Awaitable[T]]:
+    @functools.wraps(method)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> T:
+        try:
+            return await method(self, request, context)
+        except Refusal as refusal:
+            await context.abort_with_status(status_of(refusal, _language(context)))
+            raise  # pragma: no cover - abort_with_status raises
+
+    return wrapper
+
+
+# --- translation ----------------------------------------------------------------------------
+
+
+def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(int(seconds * 1e9))
+    return stamp
+
+
+def _duration(seconds: float) -> duration_pb2.Duration:
+    duration = duration_pb2.Duration()
+    duration.FromNanoseconds(int(max(0.0, seconds) * 1e9))
+    return duration
+
+
+def ruleset_summary(hosted: tb.HostedRuleset) -> pb.RulesetSummary:
+    rules = hosted.rules
+    return pb.RulesetSummary(
+        id=rules.id,
+        hash=rules.hash,
+        title={"en": rules.title.en, "de": rules.title.de, "pl": rules.title.pl},
+        description={
+            "en": rules.description.en,
+            "de": rules.description.de,
+            "pl": rules.description.pl,
+        },
+        clauses=list(rules.clauses),
+        min_players=rules.players.min,
+        max_players=rules.players.max,
+        teams=rules.players.teams.value != "none",
+        origin=(
+            pb.RULESET_ORIGIN_BUNDLED
+            if hosted.origin == "bundled"
+            else pb.RULESET_ORIGIN_REGISTERED
+        ),
+    )
+
+
+def table_message(referee: tb.Referee, table: tb.Table) -> pb.Table:
+    counts = [0] * table.seat_count
+    if table.session is not None:
+        counts = list(table.session.bhabhi_counts)
+        for hand in table.finished_hands[table.session.hands_played :]:
+            if hand.outcome is not None and hand.outcome.bhabhi is not None:
+                counts[hand.outcome.bhabhi] += 1
+    status = {
+        tb.OPEN: pb.TABLE_STATUS_OPEN,
+        tb.PLAYING: pb.TABLE_STATUS_PLAYING,
+        tb.FINISHED: pb.TABLE_STATUS_FINISHED,
+    }[table.status]
+    return pb.Table(
+        table_id=table.table_id,
+        ruleset=ruleset_summary(referee.rulesets.get(table.rules.id)),
+        seat_count=table.seat_count,
+        seats=[
+            pb.Seat(
+                seat=s, player_name=state.player_name, taken=state.taken, bhabhi_count=counts[s]
+            )
+            for s, state in enumerate(table.seats)
+        ],
+        status=status,
+        turn_time=_duration(table.turn_time),
+        hands=table.hands,
+        hands_dealt=len(table.hand_seeds),
+        last_seq=table.last_seq,
+        test_deal=table.test_deal is not None,
+        created_at=_timestamp(table.created_at),
+    )
+
+
+def action_message(action: ev.Action) -> pb.Action:
+    if action.kind is ev.ActionKind.PLAY:
+        return pb.Action(kind=pb.ACTION_KIND_PLAY, card=str(action))
+    if action.kind is ev.ActionKind.PICK_UP:
+        return pb.Action(kind=pb.ACTION_KIND_PICK_UP)
+    return pb.Action(kind=pb.ACTION_KIND_TAKE_HAND)
+
+
+def result_message(outcome: Outcome) -> pb.HandResult:
+    result = pb.HandResult(
+        termination=_TERMINATIONS[outcome.termination.value],
+        losing_team=list(outcome.losing_team or ()),
+        out_order=list(outcome.out_order),
+    )
+    if outcome.bhabhi is not None:
+        result.bhabhi = outcome.bhabhi
+    return result
+
+
+def view_message(view: SeatView, hand_number: int) -> pb.SeatView:
+    message = pb.SeatView(
+        seat=-1 if view.seat is None else view.seat,
+        players=view.players,
+        dealer=view.dealer,
+        hand=[card_str(c) for c in view.hand],
+        hand_sizes=list(view.hand_sizes),
+        known_cards=[pb.SeatCards(cards=[card_str(c) for c in k]) for k in view.known_cards],
+        out=list(view.out),
+        out_order=list(view.out_order),
+        trick_number=view.trick_number,
+        trick=[pb.PlayedCard(seat=s, card=card_str(c)) for s, c in view.trick],
+        led_suit="" if view.led_suit is None else "CDHS"[view.led_suit],
+        trump="" if view.trump is None else "CDHS"[view.trump],
+        waste_size=view.waste_size,
+        leader=-1 if view.leader is None else view.leader,
+        turn=-1 if view.turn is None else view.turn,
+        to_act=list(view.to_act),
+        legal_actions=[action_message(a) for a in view.legal_actions],
+        hand_number=hand_number,
+    )
+    if view.outcome is not None:
+        message.result.CopyFrom(result_message(view.outcome))
+    return message
+
+
+def event_message(item: tb.TableEvent, now: float) -> pb.Event:
+    message = pb.Event(
+        seq=item.seq,
+        time=_timestamp(item.at),
+        hand_number=item.hand_number,
+        to_act=list(item.to_act),
+    )
+    if item.deadline is not None:
+        message.turn_deadline.CopyFrom(_timestamp(item.deadline))
+        message.time_left.CopyFrom(_duration(item.deadline - now))
+    e = item.event
+    if isinstance(e, tb.PlayerJoined):
+        message.player_joined.CopyFrom(pb.PlayerJoined(seat=e.seat, player_name=e.player_name))
+    elif isinstance(e, tb.PlayerLeft):
+        message.player_left.CopyFrom(pb.PlayerLeft(seat=e.seat))
+    elif isinstance(e, tb.HandDealt):
+        mine = next((c for c in e.cards if c), ())
+        message.hand_started.CopyFrom(
+            pb.HandStarted(
+                dealer=e.dealer,
+                hand_sizes=list(e.hand_sizes),
+                leader=e.leader,
+                your_cards=cards(mine),
+                seed_commitment=e.seed_commitment,
+                ruleset_hash=e.ruleset_hash,
+            )
+        )
+    elif isinstance(e, ev.CardPlayed):
+        message.card_played.CopyFrom(
+            pb.CardPlayed(seat=e.seat, card=card_str(e.card), trick=e.trick, role=e.role)
+        )
+    elif isinstance(e, ev.TrickEnded):
+        message.trick_ended.CopyFrom(
+            pb.TrickEnded(
+                trick=e.trick,
+                how=e.how,
+                high_seat=-1 if e.high_seat is None else e.high_seat,
+                next_leader=-1 if e.next_leader is None else e.next_leader,
+            )
+        )
+    elif isinstance(e, ev.TrickToWaste):
+        message.trick_to_waste.CopyFrom(pb.TrickToWaste(trick=e.trick, cards=cards(e.cards)))
+    elif isinstance(e, ev.PickedUp):
+        message.picked_up.CopyFrom(
+            pb.PickedUp(
+                seat=e.seat, cards=cards(e.cards), from_waste=e.from_waste, penalty=e.penalty
+            )
+        )
+    elif isinstance(e, ev.WasteDrawn):
+        message.waste_drawn.CopyFrom(
+            pb.WasteDrawn(seat=e.seat, card="" if e.card is None else card_str(e.card))
+        )
+    elif isinstance(e, ev.HandTaken):
+        message.hand_taken.CopyFrom(
+            pb.HandTaken(taker=e.taker, seat=e.seat, count=e.count, cards=cards(e.cards or ()))
+        )
+    elif isinstance(e, ev.PlayerOut):
+        message.player_out.CopyFrom(pb.PlayerOut(seat=e.seat, how=e.how))
+    elif isinstance(e, ev.TrumpFixed):
+        message.trump_fixed.CopyFrom(pb.TrumpFixed(seat=e.seat, suit=e.suit, trick=e.trick))
+    elif isinstance(e, ev.IllegalPlayPenalised):
+        message.illegal_play_penalised.CopyFrom(
+            pb.IllegalPlayPenalised(seat=e.seat, card=card_str(e.card))
+        )
+    elif isinstance(e, tb.HandEnded):
+        message.hand_over.CopyFrom(pb.HandOver(result=result_message(e.outcome), seed=e.seed))
+    elif isinstance(e, ev.HandOver):  # pragma: no cover - the referee logs HandEnded instead
+        message.hand_over.CopyFrom(pb.HandOver(result=result_message(e.outcome)))
+    elif isinstance(e, tb.TurnTimedOut):
+        message.turn_timed_out.CopyFrom(
+            pb.TurnTimedOut(seat=e.seat, action=action_message(e.action))
+        )
+    elif isinstance(e, tb.SessionEnded):
+        message.session_over.CopyFrom(
+            pb.SessionOver(
+                hands_played=e.hands_played,
+                bhabhi_counts=list(e.bhabhi_counts),
+                losers=list(e.losers),
+                chips=list(e.chips),
+                pot_left=e.pot_left,
+            )
+        )
+    return message
+
+
+def cards(held: tuple[int, ...] | list[int]) -> list[str]:
+    return [card_str(c) for c in held]
+
+
+def _problem(problem: Any) -> pb.RulesetProblem:
+    return pb.RulesetProblem(
+        file=problem.file,
+        line=problem.line,
+        column=problem.column,
+        path=problem.path or "(root)",
+        message=problem.message,
+        code=str(problem.code),
+    )
+
+
+# --- servicers ------------------------------------------------------------------------------
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+
+class RulesetService(rpc.RulesetServiceServicer):
+    def __init__(self, referee: tb.Referee) -> None:
+        self.referee = referee
+
+    @_refusals
+    async def ListRulesets(
+        self, request: pb.ListRulesetsRequest, context: Context
+    ) -> pb.ListRulesetsResponse:
+        return pb.ListRulesetsResponse(
+            rulesets=[ruleset_summary(h) for h in self.referee.rulesets.all()]
+        )
+
+    @_refusals
+    async def GetRuleset(
+        self, request: pb.GetRulesetRequest, context: Context
+    ) -> pb.GetRulesetResponse:
+        hosted = self.referee.rulesets.get(request.id)
+        return pb.GetRulesetResponse(ruleset=ruleset_summary(hosted), yaml=hosted.yaml)
+
+    @_refusals
+    async def ValidateRuleset(
+        self, request: pb.ValidateRulesetRequest, context: Context
+    ) -> pb.ValidateRulesetResponse:
+        rules, problems = self.referee.rulesets.validate(request.yaml, request.name)
+        response = pb.ValidateRulesetResponse(
+            valid=rules is not None, problems=[_problem(p) for p in problems]
+        )
+        if rules is not None:
+            response.ruleset.CopyFrom(ruleset_summary(tb.HostedRuleset(rules, "registered", "")))
+        return response
+
+    @_refusals
+    async def RegisterRuleset(
+        self, request: pb.RegisterRulesetRequest, context: Context
+    ) -> pb.RegisterRulesetResponse:
+        hosted = await self.referee.register_ruleset(request.yaml)
+        return pb.RegisterRulesetResponse(ruleset=ruleset_summary(hosted))
+
+
+class TableService(rpc.TableServiceServicer):
+    def __init__(self, referee: tb.Referee) -> None:
+        self.referee = referee
+
+    @_refusals
+    async def CreateTable(
+        self, request: pb.CreateTableRequest, context: Context
+    ) -> pb.CreateTableResponse:
+        table = await self.referee.create_table(
+            request.ruleset_id,
+            request.seat_count,
+            turn_time=request.turn_time.ToNanoseconds() / 1e9,
+            hands=request.hands,
+            test_deal=[list(seat.cards) for seat in request.test_deal] or None,
+            test_draws=list(request.test_draws) or None,
+            test_dealer=request.test_dealer if request.HasField("test_dealer") else None,
+        )
+        return pb.CreateTableResponse(table=table_message(self.referee, table))
+
+    @_refusals
+    async def GetTable(self, request: pb.GetTableRequest, context: Context) -> pb.GetTableResponse:
+        table = self.referee.table(request.table_id)
+        return pb.GetTableResponse(table=table_message(self.referee, table))
+
+    @_refusals
+    async def ListTables(
+        self, request: pb.ListTablesRequest, context: Context
+    ) -> pb.ListTablesResponse:
+        found = [
+            t for t in self.referee.tables.values() if not request.open_only or t.status == tb.OPEN
+        ]
+        found.sort(key=lambda t: (t.status != tb.OPEN, t.created_at))
+        return pb.ListTablesResponse(tables=[table_message(self.referee, t) for t in found])
+
+    @_refusals
+    async def JoinTable(
+        self, request: pb.JoinTableRequest, context: Context
+    ) -> pb.JoinTableResponse:
+        seat, token = await self.referee.join(
+            request.table_id,
+            request.player_name,
+            request.seat if request.HasField("seat") else None,
+        )
+        table = self.referee.table(request.table_id)
+        return pb.JoinTableResponse(
+            seat=seat, seat_token=token, table=table_message(self.referee, table)
+        )
+
+    @_refusals
+    async def LeaveTable(
+        self, request: pb.LeaveTableRequest, context: Context
+    ) -> pb.LeaveTableResponse:
+        await self.referee.leave(request.table_id, _token(context))
+        table = self.referee.table(request.table_id)
+        return pb.LeaveTableResponse(table=table_message(self.referee, table))
+
+    @_refusals
+    async def StartTable(
+        self, request: pb.StartTableRequest, context: Context
+    ) -> pb.StartTableResponse:
+        await self.referee.start_table(request.table_id, _token(context))
+        table = self.referee.table(request.table_id)
+        return pb.StartTableResponse(table=table_message(self.referee, table))
+
+
+class PlayService(rpc.PlayServiceServicer):
+    def __init__(self, referee: tb.Referee) -> None:
+        self.referee = referee
+
+    @_refusals
+    async def SubmitAction(
+        self, request: pb.SubmitActionRequest, context: Context
+    ) -> pb.SubmitActionResponse:
+        kind = _ACTION_KINDS.get(request.action.kind)
+        if kind is None:
+            raise Refusal("bad_action", detail="action.kind is not set")
+        events, seat, last = await self.referee.act(
+            request.table_id,
+            _token(context),
+            (kind, request.action.card),
+            request.request_id,
+            request.expected_seq,
+        )
+        now = self.referee.now()
+        return pb.SubmitActionResponse(
+            events=[event_message(tb._for_seat(e, seat), now) for e in events], last_seq=last
+        )
+
+    @_refusals
+    async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
+        view, seq, table = self.referee.view(request.table_id, _token(context))
+        response = pb.GetViewResponse(seq=seq)
+        if view is not None:
+            response.view.CopyFrom(view_message(view, len(table.hand_seeds) - 1))
+        return response
+
+    async def WatchTable(
+        self, request: pb.WatchTableRequest, context: Context
+    ) -> AsyncIterator[pb.WatchTableResponse]:
+        try:
+            async for kind, item in self.referee.watch(
+                request.table_id, _token(context), request.after_seq
+            ):
+                if kind == "snapshot":
+                    seq, view, table = item
+                    snapshot = pb.Snapshot(seq=seq, table=table_message(self.referee, table))
+                    if view is not None:
+                        snapshot.view.CopyFrom(view_message(view, len(table.hand_seeds) - 1))
+                    yield pb.WatchTableResponse(snapshot=snapshot)
+                else:
+                    yield pb.WatchTableResponse(event=event_message(item, self.referee.now()))
+        except Refusal as refusal:
+            await context.abort_with_status(status_of(refusal, _language(context)))
+
+    @_refusals
+    async def ExportHand(
+        self, request: pb.ExportHandRequest, context: Context
+    ) -> pb.ExportHandResponse:
+        return pb.ExportHandResponse(
+            case_yaml=self.referee.export(request.table_id, request.hand_number)
+        )

@@ -1,0 +1,807 @@
+"""The referee's use cases: rulesets, tables, seats, actions, events, clocks.
+
+No protobuf here: the gRPC layer (``service.py``) translates.  A table is event-sourced:
+every accepted request becomes a command, stored durably (``Store.append``) *before* it is
+applied and acknowledged, and replaying a table's commands through the deterministic
+engine rebuilds it exactly after a restart, events, clocks and idempotency records
+included.
+
+Concurrency: one ``asyncio.Lock`` per table serialises its commands; checking happens
+before the command is stored, applying after, and applying a checked command cannot fail,
+so the stored log and the state never disagree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import yaml
+
+from referee.cards import Card, CardSyntaxError, card_str, parse_card
+from referee.conformance.export import export_hand
+from referee.engine import Action, ActionKind, EngineError, Hand, IllegalActionError, Session
+from referee.engine.hand import SeatView
+from referee.engine.types import Event, HandOver, HandStarted, Outcome
+from referee.ruleset.loader import (
+    bundled_ruleset_paths,
+    load_ruleset,
+    resolve_text,
+)
+from referee.ruleset.model import Ruleset
+from referee.ruleset.problems import Problem
+from referee.server.errors import Refusal
+from referee.server.store import CommandRecord, RulesetRecord, Store, TableRecord
+
+SNAPSHOT_AFTER = 1000
+"""A watcher more than this many events behind gets a snapshot instead of the backlog."""
+
+
+# --- referee events (the engine's events plus the table's own) --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    kind: ClassVar[str] = "player_joined"
+    seat: int
+    player_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    kind: ClassVar[str] = "player_left"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(Event):
+    """A hand was dealt; each seat sees only its own cards."""
+
+    kind: ClassVar[str] = "hand_dealt"
+    dealer: int
+    hand_sizes: tuple[int, ...]
+    leader: int
+    cards: tuple[tuple[Card, ...], ...]
+    """Every seat's cards; ``visible_to`` keeps only the viewer's."""
+    seed_commitment: str
+    ruleset_hash: str
+
+    def visible_to(self, seat: int | None) -> Event:
+        mine = tuple(c if s == seat else () for s, c in enumerate(self.cards))
+        return HandDealt(
+            self.dealer,
+            self.hand_sizes,
+            self.leader,
+            mine,
+            self.seed_commitment,
+            self.ruleset_hash,
+        )
+
+    def public(self) -> Event:
+        return self.visible_to(None)
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """The engine's HandOver, with the hand's seed revealed (fair deal)."""
+
+    kind: ClassVar[str] = "hand_ended"
+    outcome: Outcome
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut(Event):
+    kind: ClassVar[str] = "turn_timed_out"
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnded(Event):
+    kind: ClassVar[str] = "session_ended"
+    hands_played: int
+    bhabhi_counts: tuple[int, ...]
+    losers: tuple[int, ...]
+    chips: tuple[int, ...]
+    pot_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """One event of a table's log, numbered."""
+
+    seq: int
+    at: float
+    hand_number: int
+    event: Event
+    to_act: tuple[int, ...]
+    deadline: float | None
+    """Absolute deadline (unix seconds) of the seat the game waits for, if clocked."""
+
+
+# --- rulesets ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HostedRuleset:
+    rules: Ruleset
+    origin: str
+    """``bundled`` or ``registered``."""
+    yaml: str
+
+
+class Rulesets:
+    """Bundled rulesets plus the house variants registered on this referee."""
+
+    def __init__(self) -> None:
+        self._hosted: dict[str, HostedRuleset] = {}
+        for ruleset_id in sorted(bundled_ruleset_paths()):
+            rules = load_ruleset(ruleset_id)
+            self._hosted[ruleset_id] = HostedRuleset(rules, "bundled", _dump(rules))
+
+    def all(self) -> list[HostedRuleset]:
+        return [self._hosted[k] for k in sorted(self._hosted)]
+
+    def get(self, ruleset_id: str) -> HostedRuleset:
+        hosted = self._hosted.get(ruleset_id)
+        if hosted is None:
+            raise Refusal("ruleset_not_found", ruleset_id=ruleset_id)
+        return hosted
+
+    def validate(self, text: str, name: str) -> tuple[Ruleset | None, list[Problem]]:
+        resolved, problems = resolve_text(text, name or "upload.yaml")
+        if problems:
+            return None, problems
+        return Ruleset.from_mapping(resolved), []
+
+    def check_new(self, text: str) -> Ruleset:
+        rules, problems = self.validate(text, "upload.yaml")
+        if rules is None:
+            raise Refusal("invalid_ruleset", detail="; ".join(str(p) for p in problems[:5]))
+        if rules.id in self._hosted:
+            raise Refusal("ruleset_exists", ruleset_id=rules.id)
+        return rules
+
+    def add(self, rules: Ruleset) -> HostedRuleset:
+        hosted = HostedRuleset(rules, "registered", _dump(rules))
+        self._hosted[rules.id] = hosted
+        return hosted
+
+
+def _dump(rules: Ruleset) -> str:
+    from referee.ruleset.schema import ordered_like_schema
+
+    return yaml.safe_dump(
+        ordered_like_schema(dict(rules.source)), sort_keys=False, allow_unicode=True
+    )
+
+
+# --- tables --------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatState:
+    player_name: str = ""
+    token_hash: str = ""
+
+    @property
+    def taken(self) -> bool:
+        return bool(self.token_hash)
+
+
+@dataclass
+class Answer:
+    """What an action returned, kept for retries with the same request_id."""
+
+    fingerprint: str
+    first_seq: int
+    last_seq: int
+
+
+OPEN, PLAYING, FINISHED = "open", "playing", "finished"
+
+
+@dataclass
+class Table:
+    table_id: str
+    rules: Ruleset
+    seat_count: int
+    turn_time: float
+    hands: int
+    created_at: float
+    test_deal: list[list[Card]] | None = None
+    test_draws: list[Card] | None = None
+    test_dealer: int | None = None
+    seats: list[SeatState] = field(default_factory=list)
+    status: str = OPEN
+    session: Session | None = None
+    finished_hands: list[Hand] = field(default_factory=list)
+    hand_seeds: list[str] = field(default_factory=list)
+    log: list[TableEvent] = field(default_factory=list)
+    answers: dict[tuple[int, str], Answer] = field(default_factory=dict)
+    commands: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    clock: asyncio.TimerHandle | None = None
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.log)
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.session.current if self.session is not None else None
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "ruleset_id": self.rules.id,
+            "ruleset_hash": self.rules.hash,
+            "seat_count": self.seat_count,
+            "turn_time": self.turn_time,
+            "hands": self.hands,
+            "test_deal": (
+                None
+                if self.test_deal is None
+                else [[card_str(c) for c in cards] for cards in self.test_deal]
+            ),
+            "test_draws": (
+                None if self.test_draws is None else [card_str(c) for c in self.test_draws]
+            ),
+            "test_dealer": self.test_dealer,
+        }
+
+    def deadline(self) -> float | None:
+        """The absolute deadline of the seat the game waits for: the last event's time plus
+        the turn time, so that it survives a restart unchanged."""
+        hand = self.hand
+        if not self.turn_time or hand is None or hand.is_over or not self.log:
+            return None
+        return self.log[-1].at + self.turn_time
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def fingerprint(action: Action) -> str:
+    return str(action)
+
+
+class Referee:
+    """Every table of one referee process, over one store."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        test_mode: bool = False,
+        allow_register: bool = False,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.test_mode = test_mode
+        self.allow_register = allow_register
+        self.now = clock
+        self.rulesets = Rulesets()
+        self.tables: dict[str, Table] = {}
+        self.closing = False
+        self._timeouts: set[asyncio.Task[None]] = set()
+
+    # --- life cycle ---------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the store and rebuild every table from its commands."""
+        await self.store.open()
+        for record in await self.store.load_rulesets():
+            rules, _ = self.rulesets.validate(record.yaml, record.ruleset_id)
+            if rules is not None and rules.id not in {h.rules.id for h in self.rulesets.all()}:
+                self.rulesets.add(rules)
+        for table_record in await self.store.load_tables():
+            table = self._table_from_config(
+                table_record.table_id, table_record.config, table_record.created_at
+            )
+            for command in await self.store.load_commands(table.table_id):
+                self._apply(table, command)
+            self.tables[table.table_id] = table
+        for table in self.tables.values():
+            async with table.lock:
+                await self._deal_if_due(table)
+            self._arm_clock(table)
+
+    async def stop(self) -> None:
+        self.closing = True
+        for table in self.tables.values():
+            if table.clock is not None:
+                table.clock.cancel()
+            async with table.changed:
+                table.changed.notify_all()
+        await self.store.close()
+
+    # --- rulesets -----------------------------------------------------------------------
+
+    async def register_ruleset(self, text: str) -> HostedRuleset:
+        if not self.allow_register:
+            raise Refusal("register_not_allowed")
+        rules = self.rulesets.check_new(text)
+        await self.store.put_ruleset(RulesetRecord(rules.id, text, self.now()))
+        return self.rulesets.add(rules)
+
+    # --- tables -------------------------------------------------------------------------
+
+    def table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refusal("table_not_found", table_id=table_id)
+        return table
+
+    async def create_table(
+        self,
+        ruleset_id: str,
+        seat_count: int,
+        *,
+        turn_time: float = 0.0,
+        hands: int = 0,
+        test_deal: list[list[str]] | None = None,
+        test_draws: list[str] | None = None,
+        test_dealer: int | None = None,
+    ) -> Table:
+        hosted = self.rulesets.get(ruleset_id)
+        rules = hosted.rules
+        if not rules.players.allows(seat_count):
+            raise Refusal(
+                "players_not_allowed",
+                detail=f"ruleset {rules.id!r} allows {_allowed(rules)} players, not {seat_count}",
+            )
+        if turn_time < 0 or turn_time > 86_400:
+            raise Refusal("bad_table_settings", detail="turn_time must be 0 to 86400 seconds")
+        if hands < 0 or hands > 100_000:
+            raise Refusal("bad_table_settings", detail="hands must be 0 to 100000")
+        explicit = test_deal or test_draws or test_dealer is not None
+        if explicit and not self.test_mode:
+            raise Refusal("test_mode_required")
+        config: dict[str, Any] = {
+            "ruleset_id": rules.id,
+            "ruleset_hash": rules.hash,
+            "seat_count": seat_count,
+            "turn_time": turn_time,
+            "hands": hands,
+            "test_deal": test_deal or None,
+            "test_draws": test_draws or None,
+            "test_dealer": test_dealer,
+        }
+        table_id = uuid.uuid4().hex[:16]
+        table = self._table_from_config(table_id, config, self.now())  # checks the deal
+        if table.test_deal is not None:
+            try:
+                Hand(
+                    rules,
+                    seat_count,
+                    deal=table.test_deal,
+                    draws=table.test_draws,
+                    dealer=table.test_dealer,
+                )
+            except EngineError as error:
+                raise Refusal("bad_table_settings", detail=str(error)) from error
+        await self.store.create_table(TableRecord(table_id, config, table.created_at))
+        self.tables[table_id] = table
+        return table
+
+    def _table_from_config(
+        self, table_id: str, config: dict[str, Any] | Any, created_at: float
+    ) -> Table:
+        rules = self.rulesets.get(config["ruleset_id"]).rules
+
+        def cards(words: list[str]) -> list[Card]:
+            try:
+                return [parse_card(w) for w in words]
+            except CardSyntaxError as error:
+                raise Refusal("bad_table_settings", detail=str(error)) from error
+
+        deal = config.get("test_deal")
+        draws = config.get("test_draws")
+        table = Table(
+            table_id=table_id,
+            rules=rules,
+            seat_count=config["seat_count"],
+            turn_time=float(config.get("turn_time") or 0.0),
+            hands=int(config.get("hands") or 0),
+            created_at=created_at,
+            test_deal=None if not deal else [cards(h) for h in deal],
+            test_draws=None if not draws else cards(draws),
+            test_dealer=config.get("test_dealer"),
+        )
+        table.seats = [SeatState() for _ in range(table.seat_count)]
+        return table
+
+    async def join(self, table_id: str, player_name: str, seat: int | None) -> tuple[int, str]:
+        table = self.table(table_id)
+        async with table.lock:
+            if table.status != OPEN:
+                raise Refusal("table_not_open")
+            if seat is None:
+                free = [s for s, state in enumerate(table.seats) if not state.taken]
+                if not free:
+                    raise Refusal("table_full")
+                seat = free[0]
+            elif not 0 <= seat < table.seat_count:
+                raise Refusal("unknown_seat")
+            elif table.seats[seat].taken:
+                raise Refusal("seat_taken", seat=seat)
+            name = (player_name or f"Player {seat}").strip()[:40]
+            token = f"{table_id}.{seat}.{secrets.token_urlsafe(24)}"
+            await self._commit(
+                table,
+                "join",
+                {"seat": seat, "player_name": name, "token_hash": token_hash(token)},
+            )
+            return seat, token
+
+    async def leave(self, table_id: str, token: str | None) -> None:
+        table = self.table(table_id)
+        seat = self.seat_of(table, token)
+        async with table.lock:
+            if table.status != OPEN:
+                raise Refusal("table_not_open")
+            await self._commit(table, "leave", {"seat": seat})
+
+    async def start_table(self, table_id: str, token: str | None) -> None:
+        table = self.table(table_id)
+        self.seat_of(table, token)
+        async with table.lock:
+            if table.status != OPEN:
+                raise Refusal("table_not_open")
+            free = sum(1 for s in table.seats if not s.taken)
+            if free:
+                raise Refusal("table_not_full", free=free)
+            await self._commit(table, "start", {})
+            await self._deal_if_due(table)
+        self._arm_clock(table)
+
+    def seat_of(self, table: Table, token: str | None) -> int:
+        """The seat a credential stands for; the only way a request gets a seat."""
+        if not token:
+            raise Refusal("unauthenticated")
+        digest = token_hash(token)
+        for seat, state in enumerate(table.seats):
+            if state.taken and hmac.compare_digest(state.token_hash, digest):
+                return seat
+        raise Refusal("bad_credential")
+
+    # --- play ---------------------------------------------------------------------------
+
+    async def act(
+        self,
+        table_id: str,
+        token: str | None,
+        action_words: tuple[str, str],
+        request_id: str,
+        expected_seq: int,
+    ) -> tuple[list[TableEvent], int, int]:
+        """Apply one action of the credential's seat; returns (events, seat, last_seq)."""
+        table = self.table(table_id)
+        seat = self.seat_of(table, token)
+        if not request_id:
+            raise Refusal("missing_request_id")
+        if len(request_id) > 128:
+            raise Refusal("bad_action", detail="request_id longer than 128 characters")
+        action = _parse_action(*action_words)
+        async with table.lock:
+            earlier = table.answers.get((seat, request_id))
+            if earlier is not None:
+                if earlier.fingerprint != fingerprint(action):
+                    raise Refusal("request_id_reused")
+                events = table.log[earlier.first_seq - 1 : earlier.last_seq]
+                return events, seat, earlier.last_seq
+            if self.closing:
+                raise Refusal("unavailable")
+            hand = table.hand
+            if table.status != PLAYING or hand is None:
+                raise Refusal("table_not_playing")
+            if expected_seq != table.last_seq:
+                raise Refusal("stale_seq", last_seq=table.last_seq, expected_seq=expected_seq)
+            self._check(hand, seat, action)
+            first = table.last_seq + 1
+            await self._commit(
+                table,
+                "action",
+                {"seat": seat, "action": str(action), "request_id": request_id},
+            )
+            last = table.last_seq
+            await self._deal_if_due(table)
+        self._arm_clock(table)
+        return table.log[first - 1 : last], seat, last
+
+    def _check(self, hand: Hand, seat: int, action: Action) -> None:
+        try:
+            hand.verify(seat, action)
+        except IllegalActionError as error:
+            if error.reason.value == "must_follow_suit" and hand.book.illegal_play_penalty:
+                return  # C12 penalty: the engine applies it as a pickup
+            view = hand.view(seat)
+            params: dict[str, Any] = {
+                "turn": hand.to_move,
+                "card": "" if action.card is None else card_str(action.card),
+                "suit": "" if view.led_suit is None else "CDHS"[view.led_suit],
+                "required": "" if hand.forced_lead < 0 else card_str(hand.forced_lead),
+            }
+            raise Refusal(
+                error.reason.value,
+                detail=str(error),
+                legal_actions=[str(a) for a in view.legal_actions],
+                **params,
+            ) from error
+
+    def view(self, table_id: str, token: str | None) -> tuple[SeatView | None, int, Table]:
+        table = self.table(table_id)
+        seat = self.seat_of(table, token) if token else None
+        hand = table.hand
+        if hand is None and table.finished_hands:
+            hand = table.finished_hands[-1]
+        return (None if hand is None else hand.view(seat)), table.last_seq, table
+
+    async def watch(
+        self, table_id: str, token: str | None, after_seq: int
+    ) -> AsyncIterator[tuple[str, Any]]:
+        """Yield ("snapshot", (seq, view, table)) once if far behind, then ("event", e)."""
+        table = self.table(table_id)
+        seat = self.seat_of(table, token) if token else None
+        if after_seq < 0 or after_seq > table.last_seq:
+            raise Refusal("bad_after_seq", after_seq=after_seq, last_seq=table.last_seq)
+        position = after_seq
+        if table.last_seq - after_seq > SNAPSHOT_AFTER:
+            view, seq, _ = self.view(table_id, token)
+            yield "snapshot", (seq, view, table)
+            position = seq
+        while not self.closing:
+            while position < table.last_seq:
+                item = table.log[position]
+                position += 1
+                yield "event", _for_seat(item, seat)
+            async with table.changed:
+                if position >= table.last_seq and not self.closing:
+                    await table.changed.wait()
+
+    def export(self, table_id: str, hand_number: int) -> str:
+        table = self.table(table_id)
+        if not 0 <= hand_number < len(table.hand_seeds):
+            raise Refusal("hand_not_found", hand_number=hand_number)
+        if hand_number >= len(table.finished_hands):
+            raise Refusal("hand_not_over", hand_number=hand_number)
+        hand = table.finished_hands[hand_number]
+        case = export_hand(
+            hand,
+            name=f"table {table.table_id} hand {hand_number}",
+            description=f"Hand {hand_number} of table {table.table_id}, exported by the referee.",
+            generated=True,
+        )
+        return yaml.safe_dump(case, sort_keys=False, allow_unicode=True)
+
+    # --- commands -----------------------------------------------------------------------
+
+    async def _commit(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+        """Store the command durably, then apply it: the only way state changes."""
+        record = CommandRecord(table.table_id, table.commands + 1, kind, payload, self.now())
+        await self.store.append(record)
+        self._apply(table, record)
+        async with table.changed:
+            table.changed.notify_all()
+
+    def _apply(self, table: Table, command: CommandRecord) -> None:
+        """Apply a stored command; deterministic, so replaying the log rebuilds the table."""
+        table.commands = command.number
+        p, at = command.payload, command.at
+        if command.kind == "join":
+            table.seats[p["seat"]] = SeatState(p["player_name"], p["token_hash"])
+            self._emit(table, at, PlayerJoined(p["seat"], p["player_name"]))
+        elif command.kind == "leave":
+            table.seats[p["seat"]] = SeatState()
+            self._emit(table, at, PlayerLeft(p["seat"]))
+        elif command.kind == "start":
+            table.status = PLAYING
+            table.session = Session(
+                table.rules,
+                table.seat_count,
+                seed="unused",
+                hands=table.hands or None,
+                record=True,
+            )
+        elif command.kind == "deal":
+            self._deal(table, at, p)
+        elif command.kind in ("action", "timeout"):
+            hand = table.hand
+            assert hand is not None
+            action = Action.parse(p["action"])
+            first = table.last_seq + 1
+            if command.kind == "timeout":
+                self._emit(table, at, TurnTimedOut(p["seat"], action))
+            for event in hand.apply(p["seat"], action):
+                self._emit(table, at, event)
+            if command.kind == "action":
+                table.answers[(p["seat"], p["request_id"])] = Answer(
+                    fingerprint(action), first, table.last_seq
+                )
+            if hand.is_over:
+                self._hand_over(table, at)
+        else:  # pragma: no cover - a store written by a newer referee
+            raise EngineError(f"unknown command {command.kind!r}")
+
+    def _deal(self, table: Table, at: float, p: dict[str, Any] | Any) -> None:
+        session = table.session
+        assert session is not None
+        number = session.hands_played + (
+            1 if session.current is not None and session.current.is_over else 0
+        )
+        if p.get("test"):
+            hand = session.next_hand(
+                deal=table.test_deal, draws=table.test_draws, dealer=table.test_dealer
+            )
+            seed = ""
+        else:
+            seed = p["seed"]
+            hand = session.next_hand(seed=seed, dealer=session.dealer_of(number))
+        table.hand_seeds.append(seed)
+        events = hand.events or []
+        started = events[0] if events else None
+        assert isinstance(started, HandStarted)
+        commitment = "" if not seed else "sha256:" + hashlib.sha256(seed.encode()).hexdigest()
+        dealt = HandDealt(
+            started.dealer,
+            started.hand_sizes,
+            started.leader,
+            hand.deal,
+            commitment,
+            table.rules.hash,
+        )
+        self._emit(table, at, dealt)
+        for event in events[1:]:
+            self._emit(table, at, event)
+        if hand.is_over:
+            self._hand_over(table, at)
+
+    def _hand_over(self, table: Table, at: float) -> None:
+        hand = table.hand
+        assert hand is not None and hand.outcome is not None
+        table.finished_hands.append(hand)
+        if table.log and isinstance(table.log[-1].event, HandOver):
+            last = table.log.pop()
+            table.log.append(
+                TableEvent(
+                    last.seq,
+                    last.at,
+                    last.hand_number,
+                    HandEnded(hand.outcome, table.hand_seeds[-1]),
+                    (),
+                    None,
+                )
+            )
+        session = table.session
+        assert session is not None
+        if session.is_over:
+            result = session.finish()
+            table.status = FINISHED
+            self._emit(
+                table,
+                at,
+                SessionEnded(
+                    result.hands_played,
+                    result.bhabhi_counts,
+                    result.losers,
+                    result.chips,
+                    result.pot_left,
+                ),
+            )
+
+    async def _deal_if_due(self, table: Table) -> None:
+        """Deal the next hand when the table is playing and no hand is in progress."""
+        session = table.session
+        if table.status != PLAYING or session is None:
+            return
+        if session.current is not None and not session.current.is_over:
+            return
+        if session.is_over:
+            return
+        first = session.hands_played == 0 and session.current is None
+        if first and table.test_deal is not None:
+            await self._commit(table, "deal", {"test": True})
+        else:
+            await self._commit(table, "deal", {"seed": secrets.token_hex(32)})
+
+    def _emit(self, table: Table, at: float, event: Event) -> None:
+        hand = table.hand
+        to_act = hand.seats_to_act() if hand is not None else ()
+        number = len(table.hand_seeds) - 1
+        seq = table.last_seq + 1
+        table.log.append(TableEvent(seq, at, number, event, to_act, None))
+        deadline = table.deadline()
+        if deadline is not None:
+            table.log[-1] = TableEvent(seq, at, number, event, to_act, deadline)
+
+    # --- turn clocks --------------------------------------------------------------------
+
+    def _arm_clock(self, table: Table) -> None:
+        if table.clock is not None:
+            table.clock.cancel()
+            table.clock = None
+        deadline = table.deadline()
+        if deadline is None or self.closing:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, deadline - self.now())
+        seq = table.last_seq
+        table.clock = loop.call_later(delay, self._fire, table, seq)
+
+    def _fire(self, table: Table, seq: int) -> None:
+        task = asyncio.ensure_future(self._time_out(table, seq))
+        self._timeouts.add(task)
+        task.add_done_callback(self._timeouts.discard)
+
+    async def _time_out(self, table: Table, seq: int) -> None:
+        """The seat the game waits for ran out of time: play the ruleset's default action
+        (the lowest legal card; a pickup when that is all it may do)."""
+        async with table.lock:
+            hand = table.hand
+            if self.closing or hand is None or hand.is_over or table.last_seq != seq:
+                return
+            seat = hand.to_move
+            assert seat is not None
+            action = default_action(hand, seat)
+            await self._commit(table, "timeout", {"seat": seat, "action": str(action)})
+            await self._deal_if_due(table)
+        self._arm_clock(table)
+
+
+def default_action(hand: Hand, seat: int) -> Action:
+    """The lowest legal card by strength (never taking a hand); else a pickup."""
+    legal = [a for a in hand.legal_actions(seat) if a.kind is not ActionKind.TAKE_HAND]
+    cards = [a for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
+    if cards:
+        strength = hand.book.strength
+        return min(cards, key=lambda a: (strength[a.card or 0], a.card or 0))
+    return legal[0]
+
+
+def _for_seat(item: TableEvent, seat: int | None) -> TableEvent:
+    shown = item.event.visible_to(seat)
+    if shown is item.event:
+        return item
+    return TableEvent(item.seq, item.at, item.hand_number, shown, item.to_act, item.deadline)
+
+
+def _parse_action(kind: str, card: str) -> Action:
+    if kind == "play":
+        try:
+            return Action.play(card)
+        except CardSyntaxError as error:
+            raise Refusal("bad_action", detail=str(error)) from error
+    if kind == "pick_up":
+        return Action(ActionKind.PICK_UP)
+    if kind == "take_hand":
+        return Action(ActionKind.TAKE_HAND)
+    raise Refusal("bad_action", detail=f"unknown action kind {kind!r}")
+
+
+def _allowed(rules: Ruleset) -> str:
+    counts = [n for n in range(rules.players.min, rules.players.max + 1) if rules.players.allows(n)]
+    return ", ".join(str(n) for n in counts)
+
+
+__all__ = [
+    "HandDealt",
+    "HandEnded",
+    "PlayerJoined",
+    "PlayerLeft",
+    "Referee",
+    "Refusal",
+    "SessionEnded",
+    "Table",
+    "TableEvent",
+    "TurnTimedOut",
+]
