@@ -43,11 +43,9 @@ lint: setup $(BUF)
 unit: setup
 	$(BIN)/pytest -q -n 2
 
-# The referee arrives with its own issue; until then `make run` validates every bundled
-# ruleset and plays a short simulation of each, which is the main job this code can do.
+# The main job: the referee on 127.0.0.1:50051 with its SQLite store in var/.
 run: setup
-	$(BIN)/bhabhi rules validate rules/*.yaml rules/house/*.yaml
-	$(BIN)/bhabhi simulate --rules bhabho --players 4 --games 1000 --seed 1
+	$(BIN)/bhabhi serve
 
 bench: setup
 	$(BIN)/python -m bench

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import os
 import signal
 from dataclasses import dataclass
@@ -23,8 +22,6 @@ from grpc_reflection.v1alpha import reflection
 from referee.server.service import PlayService, RulesetService, TableService
 from referee.server.store import Store
 from referee.server.tables import Referee
-
-log = logging.getLogger("referee")
 
 KEEPALIVE_OPTIONS = [
     # Ping idle connections so that quiet games (a player thinking) are not dropped by
@@ -134,7 +131,6 @@ async def serve(
         f"{host}:{port}", db=db, test_mode=test_mode, allow_register=allow_register, tls=tls
     )
     mode = " (TEST MODE: explicit deals allowed)" if test_mode else ""
-    log.warning("bhabhi referee listening on %s:%d, store %s%s", host, bound, db, mode)
     print(f"bhabhi referee listening on {host}:{bound} (store {db}){mode}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
