@@ -39,6 +39,10 @@ lint: setup $(BUF)
 	$(BIN)/mypy
 	$(BIN)/python tools/gen_proto.py --check
 	cd proto && ../$(BUF) lint
+	@# buf breaking: once a release is tagged (v*), the API must stay compatible with it.
+	@tag=$$(git describe --tags --abbrev=0 --match 'v*' 2>/dev/null); \
+	if [ -n "$$tag" ]; then $(BUF) breaking proto --against ".git#tag=$$tag,subdir=proto"; \
+	else echo "buf breaking: no release tag yet, nothing to compare against"; fi
 
 unit: setup
 	$(BIN)/pytest -q -n 2
