@@ -22,6 +22,7 @@ class Status(StrEnum):
     ABORTED = "aborted"
     UNAUTHENTICATED = "unauthenticated"
     PERMISSION_DENIED = "permission_denied"
+    UNAVAILABLE = "unavailable"
 
 
 # reason -> (status, English, German, Polish); {placeholders} are filled from ``details``.
@@ -230,7 +231,7 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         "after_seq {after_seq} jest dalej niż ostatnie zdarzenie {last_seq}.",
     ),
     "unavailable": (
-        Status.FAILED_PRECONDITION,
+        Status.UNAVAILABLE,
         "The referee is shutting down; try again shortly.",
         "Der Schiedsrichter fährt herunter; bitte gleich noch einmal versuchen.",
         "Sędzia się wyłącza; spróbuj ponownie za chwilę.",

@@ -36,6 +36,7 @@ _CODES = {
     Status.ABORTED: code_pb2.ABORTED,
     Status.UNAUTHENTICATED: code_pb2.UNAUTHENTICATED,
     Status.PERMISSION_DENIED: code_pb2.PERMISSION_DENIED,
+    Status.UNAVAILABLE: code_pb2.UNAVAILABLE,
 }
 
 _TERMINATIONS = {
@@ -435,9 +436,9 @@ class PlayService(rpc.PlayServiceServicer):
     async def SubmitAction(
         self, request: pb.SubmitActionRequest, context: Context
     ) -> pb.SubmitActionResponse:
-        kind = _ACTION_KINDS.get(request.action.kind)
-        if kind is None:
-            raise Refusal("bad_action", detail="action.kind is not set")
+        # An unset kind is refused by the referee after the credential and the table are
+        # checked, so that a bad request learns nothing about a table it may not play at.
+        kind = _ACTION_KINDS.get(request.action.kind, "")
         events, seat, last = await self.referee.act(
             request.table_id,
             _token(context),

@@ -14,6 +14,7 @@ so the stored log and the state never disagree.
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import hmac
 import secrets
@@ -38,7 +39,13 @@ from referee.ruleset.loader import (
 from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Problem
 from referee.server.errors import Refusal
-from referee.server.store import CommandRecord, RulesetRecord, Store, TableRecord
+from referee.server.store import (
+    CommandRecord,
+    ConflictError,
+    RulesetRecord,
+    Store,
+    TableRecord,
+)
 
 SNAPSHOT_AFTER = 1000
 """A watcher more than this many events behind gets a snapshot instead of the backlog."""
@@ -316,13 +323,19 @@ class Referee:
                 await self._deal_if_due(table)
             self._arm_clock(table)
 
-    async def stop(self) -> None:
+    async def drain(self) -> None:
+        """Refuse new actions and end every event stream (with ``unavailable``, so that a
+        watcher resumes later or elsewhere) while the calls in progress finish."""
         self.closing = True
+        for table in self.tables.values():
+            async with table.changed:
+                table.changed.notify_all()
+
+    async def stop(self) -> None:
+        await self.drain()
         for table in self.tables.values():
             if table.clock is not None:
                 table.clock.cancel()
-            async with table.changed:
-                table.changed.notify_all()
         await self.store.close()
 
     # --- rulesets -----------------------------------------------------------------------
@@ -331,7 +344,10 @@ class Referee:
         if not self.allow_register:
             raise Refusal("register_not_allowed")
         rules = self.rulesets.check_new(text)
-        await self.store.put_ruleset(RulesetRecord(rules.id, text, self.now()))
+        try:
+            await self.store.put_ruleset(RulesetRecord(rules.id, text, self.now()))
+        except ConflictError as error:  # registered meanwhile by a concurrent request
+            raise Refusal("ruleset_exists", ruleset_id=rules.id) from error
         return self.rulesets.add(rules)
 
     # --- tables -------------------------------------------------------------------------
@@ -367,6 +383,12 @@ class Referee:
         explicit = test_deal or test_draws or test_dealer is not None
         if explicit and not self.test_mode:
             raise Refusal("test_mode_required")
+        if explicit and not test_deal:
+            raise Refusal("bad_table_settings", detail="test_draws and test_dealer need test_deal")
+        if test_dealer is not None and not 0 <= test_dealer < seat_count:
+            raise Refusal(
+                "bad_table_settings", detail=f"test_dealer must be a seat, 0 to {seat_count - 1}"
+            )
         config: dict[str, Any] = {
             "ruleset_id": rules.id,
             "ruleset_hash": rules.hash,
@@ -508,6 +530,7 @@ class Referee:
             if expected_seq != table.last_seq:
                 raise Refusal("stale_seq", last_seq=table.last_seq, expected_seq=expected_seq)
             self._check(hand, seat, action)
+            self._check_draws(table, hand, seat, action)
             first = table.last_seq + 1
             await self._commit(
                 table,
@@ -539,6 +562,18 @@ class Referee:
                 **params,
             ) from error
 
+    def _check_draws(self, table: Table, hand: Hand, seat: int, action: Action) -> None:
+        """A test deal's explicit B8 draws may name a card that is not in the waste pile when
+        the draw comes, which the engine finds only while applying the action.  Try it on a
+        copy first: a command that cannot be applied must never be stored (replaying the
+        log would fail, and the referee could not restart)."""
+        if table.test_draws is None or len(table.hand_seeds) != 1:
+            return
+        try:
+            copy.deepcopy(hand).apply(seat, action)
+        except EngineError as error:
+            raise Refusal("bad_table_settings", detail=str(error)) from error
+
     def view(self, table_id: str, token: str | None) -> tuple[SeatView | None, int, Table]:
         table = self.table(table_id)
         seat = self.seat_of(table, token) if token else None
@@ -560,11 +595,13 @@ class Referee:
             view, seq, _ = self.view(table_id, token)
             yield "snapshot", (seq, view, table)
             position = seq
-        while not self.closing:
+        while True:
             while position < table.last_seq:
                 item = table.log[position]
                 position += 1
                 yield "event", _for_seat(item, seat)
+            if self.closing:
+                raise Refusal("unavailable")
             async with table.changed:
                 if position >= table.last_seq and not self.closing:
                     await table.changed.wait()
@@ -576,11 +613,14 @@ class Referee:
         if hand_number >= len(table.finished_hands):
             raise Refusal("hand_not_over", hand_number=hand_number)
         hand = table.finished_hands[hand_number]
+        registered = self.rulesets.get(table.rules.id).origin == "registered"
         case = export_hand(
             hand,
             name=f"table {table.table_id} hand {hand_number}",
             description=f"Hand {hand_number} of table {table.table_id}, exported by the referee.",
             generated=True,
+            # Only this referee knows a registered variant: the case carries it, to replay.
+            ruleset_source=dict(table.rules.source) if registered else None,
         )
         return yaml.safe_dump(case, sort_keys=False, allow_unicode=True)
 
@@ -624,12 +664,12 @@ class Referee:
                 self._emit(table, at, TurnTimedOut(p["seat"], action))
             for event in hand.apply(p["seat"], action):
                 self._emit(table, at, event)
-            if command.kind == "action":
+            if hand.is_over:
+                self._hand_over(table, at)
+            if command.kind == "action":  # after _hand_over: a retry gets SessionEnded too
                 table.answers[(p["seat"], p["request_id"])] = Answer(
                     fingerprint(action), first, table.last_seq
                 )
-            if hand.is_over:
-                self._hand_over(table, at)
         else:  # pragma: no cover - a store written by a newer referee
             raise EngineError(f"unknown command {command.kind!r}")
 
@@ -753,6 +793,10 @@ class Referee:
             seat = hand.to_move
             assert seat is not None
             action = default_action(hand, seat)
+            try:
+                self._check_draws(table, hand, seat, action)
+            except Refusal:
+                return  # the test draws cannot follow this action; the seat must choose
             await self._commit(table, "timeout", {"seat": seat, "action": str(action)})
             await self._deal_if_due(table)
         self._arm_clock(table)
@@ -785,6 +829,8 @@ def _parse_action(kind: str, card: str) -> Action:
         return Action(ActionKind.PICK_UP)
     if kind == "take_hand":
         return Action(ActionKind.TAKE_HAND)
+    if not kind:
+        raise Refusal("bad_action", detail="action.kind is not set")
     raise Refusal("bad_action", detail=f"unknown action kind {kind!r}")
 
 

@@ -1,0 +1,133 @@
+"""The API is usable by third parties: a Node.js client built from proto/ alone plays.
+
+``clients/node/play.js`` loads the .proto files at run time (no generated code, nothing
+from the Python client), seats every player of a table, plays whole sessions of random
+legal moves, tries every kind of refusal on the way (out of turn, another seat, forged or
+missing credentials, illegal cards, retried, racing and stale requests, malformed
+messages) and checks every message each seat received for cards it could not know. See
+``clients/node/README.md``.
+
+The referee runs as a subprocess (``bhabhi serve``) on a fresh SQLite file. ``npm ci``
+runs once per package-lock (a marker in node_modules remembers it). The test is skipped
+only when ``node`` or ``npm`` is missing.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENT = ROOT / "clients" / "node"
+MARKER = CLIENT / "node_modules" / ".bhabhi-npm-ci"
+LISTENING = re.compile(r"listening on [^ ]*:(\d+)")
+
+NODE = shutil.which("node")
+NPM = shutil.which("npm")
+
+pytestmark = pytest.mark.skipif(
+    NODE is None or NPM is None,
+    reason="node and npm are needed to run the third-party client (clients/node)",
+)
+
+
+def _lock_digest() -> str:
+    digest = hashlib.sha256()
+    for name in ("package.json", "package-lock.json"):
+        digest.update((CLIENT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _npm_ci() -> None:
+    """``npm ci`` unless node_modules already matches the lock file (xdist-safe)."""
+    assert NPM is not None
+    with open(CLIENT / ".npm-ci.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        wanted = _lock_digest()
+        if MARKER.exists() and MARKER.read_text().strip() == wanted:
+            return
+        result = subprocess.run(
+            [NPM, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=CLIENT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, f"npm ci failed:\n{result.stdout}\n{result.stderr}"
+        MARKER.write_text(wanted + "\n")
+
+
+@pytest.fixture(scope="module")
+def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``bhabhi serve`` on a free port (port 0, read back from what it prints)."""
+    _npm_ci()
+    db = tmp_path_factory.mktemp("third-party") / "r.sqlite3"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + 30
+        port = 0
+        seen: list[str] = []
+        while not port:
+            line = process.stdout.readline()
+            if not line or time.monotonic() > deadline:
+                raise AssertionError(f"bhabhi serve did not start:\n{''.join(seen)}")
+            seen.append(line)
+            found = LISTENING.search(line)
+            if found:
+                port = int(found.group(1))
+        yield f"127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "hands"),
+    [("bhabho", 4, 2), ("pickup", 3, 2), ("team", 4, 1)],
+)
+def test_node_client_plays_whole_sessions(
+    referee: str, rules: str, players: int, hands: int
+) -> None:
+    assert NODE is not None
+    command = [
+        NODE,
+        str(CLIENT / "play.js"),
+        "--target",
+        referee,
+        "--rules",
+        rules,
+        "--players",
+        str(players),
+        "--hands",
+        str(hands),
+        "--timeout",
+        "100",  # a run takes a few seconds; the margin is for a loaded machine
+    ]
+    result = subprocess.run(command, cwd=CLIENT, capture_output=True, text=True, timeout=120)
+    report = f"$ {' '.join(command)}\n{result.stdout}\n{result.stderr}"
+    assert result.returncode == 0, report
+    assert "leaks: 0" in result.stdout, report
+    assert f"hands played: {hands}," in result.stdout, report
