@@ -21,7 +21,11 @@ import referee
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-COMMAND_MODULES: tuple[str, ...] = ("referee.ruleset.commands", "referee.server.commands")
+COMMAND_MODULES: tuple[str, ...] = (
+    "referee.ruleset.commands",
+    "referee.server.commands",
+    "bhabhi_client.commands",
+)
 """Always present: a failure to import one is a bug and must show."""
 OPTIONAL_COMMAND_MODULES: tuple[str, ...] = ("referee.sim.commands",)
 """Written in parallel by other work; skipped while the module does not exist yet."""

@@ -1,0 +1,287 @@
+"""``bhabhi bot``, ``bhabhi play`` and ``bhabhi demo-hand``: the client's commands.
+
+``register(subparsers)`` follows the convention of ``referee.cli`` (each command sets a
+``func`` that takes the parsed arguments and returns the exit code), so the same commands
+appear under ``bhabhi`` when the referee is installed and under the client's own
+``bhabhi-client`` script when it is not.  Exit codes: 0 done, 1 the referee refused or
+could not be reached (one line on stderr, never a traceback), 2 usage error.
+
+Without ``--target``, ``play`` and ``demo-hand`` start a referee in this process, which
+needs the server package; that is the only place the client touches it, imported lazily.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bhabhi_client import __version__
+from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
+from bhabhi_client.client import Client, SeatHandle, StreamItem
+from bhabhi_client.errors import RefereeError
+from bhabhi_client.game import BOT_NAMES, GameOptions, play_game
+from bhabhi_client.transcript import Narrator, Style
+
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+LANGUAGES = ("en", "de", "pl")
+
+
+class NoRefereeError(Exception):
+    """No ``--target`` and no referee package to start one in this process."""
+
+
+def register(subparsers: Subparsers) -> None:
+    bot = subparsers.add_parser(
+        "bot",
+        help="play a seat of a referee's table with a bot",
+        description="Join a table (or take back a seat with --token) and play it with a bot "
+        "until the session is over; deals once every seat is taken.",
+    )
+    bot.add_argument("--target", required=True, metavar="HOST:PORT", help="the referee")
+    bot.add_argument("--table", required=True, metavar="ID", help="the table's id")
+    bot.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
+    bot.add_argument("--name", default=None, metavar="N", help="name shown to the others")
+    bot.add_argument("--seat", type=int, default=None, metavar="S", help="a particular seat")
+    bot.add_argument("--token", default=None, help="the credential of a seat taken earlier")
+    bot.add_argument("--seed", default=None, help="seed of the bot's choices (any text)")
+    bot.add_argument("--verbose", action="store_true", help="print every event")
+    bot.set_defaults(func=_bot)
+
+    play = subparsers.add_parser(
+        "play",
+        help="play Bhabhi in the terminal against bots",
+        description="A game for one person against bots. Without --target a referee is "
+        "started in this process. Type a card (7h, 10S), p (pick up), t (take a hand), "
+        "rules, ? or q.",
+    )
+    play.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
+    play.add_argument("--rules", default="bhabho", metavar="ID", help="ruleset (default bhabho)")
+    play.add_argument("--players", type=int, default=4, metavar="N", help="seats (default 4)")
+    play.add_argument("--hands", type=int, default=0, metavar="K", help="hands (0: the ruleset's)")
+    play.add_argument("--table", default=None, metavar="ID", help="join this table instead")
+    play.add_argument("--name", default="You", metavar="N", help="your name at the table")
+    play.add_argument("--seat", type=int, default=None, metavar="S", help="your seat")
+    play.add_argument("--language", choices=LANGUAGES, default="en", help="refusal language")
+    play.add_argument("--bots", choices=STRATEGIES, default="heuristic", help="the bots' play")
+    play.add_argument(
+        "--bot-delay",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="pause before each bot move, so you can follow (default 0.5; 0 with --auto)",
+    )
+    play.add_argument(
+        "--auto",
+        action="store_true",
+        help="answer every turn with the first legal card (for tests and demos)",
+    )
+    play.set_defaults(func=_play)
+
+    demo = subparsers.add_parser(
+        "demo-hand",
+        help="seat bots at a new table, play one hand, print its transcript",
+        description="Create a one-hand table, seat a bot on every seat, and print what a "
+        "spectator sees until the hand is over. Without --target a referee is started in "
+        "this process.",
+    )
+    demo.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
+    demo.add_argument("--rules", default="bhabho", metavar="ID", help="ruleset (default bhabho)")
+    demo.add_argument("--players", type=int, default=4, metavar="N", help="seats (default 4)")
+    demo.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
+    demo.add_argument(
+        "--strategies",
+        default=None,
+        metavar="S0,S1,...",
+        help="one strategy per seat (sets the number of players), e.g. heuristic,random,random",
+    )
+    demo.add_argument("--hands", type=int, default=1, metavar="K", help="hands (default 1)")
+    demo.add_argument("--quiet", action="store_true", help="only the bots' summaries")
+    demo.add_argument("--seed", default=None, help="seed of the bots' choices (any text)")
+    demo.set_defaults(func=_demo)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``bhabhi-client``: the same commands, for an install without the referee."""
+    parser = argparse.ArgumentParser(
+        prog="bhabhi-client", description="Play on a Bhabhi referee: bots and a terminal game."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    register(subparsers)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code is None:
+            return 0
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+# --- handlers -------------------------------------------------------------------------------
+
+
+def _run(coroutine: Any) -> int:
+    """Run a command's coroutine; a refusal or an unreachable referee is one line."""
+    try:
+        result: int = asyncio.run(coroutine)
+    except RefereeError as error:
+        print(f"bhabhi: {error}", file=sys.stderr)
+        return 1
+    except NoRefereeError as error:
+        print(f"bhabhi: {error}", file=sys.stderr)
+        return 1
+    return result
+
+
+def _bot(args: argparse.Namespace) -> int:
+    return _run(_bot_main(args))
+
+
+async def _bot_main(args: argparse.Namespace) -> int:
+    name = args.name or f"{args.strategy}-bot"
+    style = Style.for_stream(sys.stdout)
+    narrator = Narrator(style=style)
+
+    def on_event(item: StreamItem) -> None:
+        lines = narrator.describe(item)
+        if args.verbose:
+            for line in lines:
+                print(line, flush=True)
+
+    async with Client(args.target) as client:
+        narrator.learn(await client.get_table(args.table))
+
+        def joined(handle: SeatHandle) -> None:
+            narrator.me = handle.seat
+            print(f"{name}: seat {handle.seat} of table {args.table}", flush=True)
+            if not args.token:
+                print(f"token: {handle.token}", flush=True)
+
+        result = await run_bot(
+            client,
+            args.table,
+            name,
+            args.strategy,
+            args.seat,
+            token=args.token,
+            seed=args.seed,
+            on_event=on_event,
+            on_join=joined,
+        )
+    print(_summary(result), flush=True)
+    return 0
+
+
+def _summary(result: BotResult) -> str:
+    text = (
+        f"{result.name} (seat {result.seat}): {result.hands} hand(s), {result.actions} "
+        f"action(s), Bhabhi {result.bhabhi} time(s)"
+    )
+    if result.session is not None and result.seat in result.session.losers:
+        text += "; the session's loser"
+    return text
+
+
+@contextlib.asynccontextmanager
+async def _referee(target: str | None) -> AsyncIterator[str]:
+    """The given referee, or one started in this process for as long as the command runs."""
+    if target:
+        yield target
+        return
+    try:
+        from referee.server.app import create_server
+        from referee.server.store_memory import MemoryStore
+    except ImportError as error:
+        raise NoRefereeError(
+            "no --target given and the referee is not installed here: start one with "
+            "`bhabhi serve` and pass --target HOST:PORT"
+        ) from error
+    server, port = await create_server("127.0.0.1:0", store=MemoryStore())
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        await server.stop(0)
+
+
+def _play(args: argparse.Namespace) -> int:
+    return _run(_play_main(args))
+
+
+async def _play_main(args: argparse.Namespace) -> int:
+    delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.auto else 0.5)
+    options = GameOptions(language=args.language, auto=args.auto)
+    async with _referee(args.target) as target, Client(target, language=args.language) as client:
+        return await play_game(
+            client,
+            rules_id=args.rules,
+            players=args.players,
+            table_id=args.table,
+            name=args.name,
+            seat=args.seat,
+            hands=args.hands,
+            bots=args.bots,
+            bot_delay=delay,
+            options=options,
+        )
+
+
+def _demo(args: argparse.Namespace) -> int:
+    return _run(_demo_main(args))
+
+
+async def _demo_main(args: argparse.Namespace) -> int:
+    strategies = (
+        [word.strip() for word in args.strategies.split(",")]
+        if args.strategies
+        else [args.strategy] * args.players
+    )
+    unknown = sorted(set(strategies) - set(STRATEGIES))
+    if unknown:
+        print(
+            f"bhabhi: unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}",
+            file=sys.stderr,
+        )
+        return 2
+    style = Style.for_stream(sys.stdout)
+    async with _referee(args.target) as target, Client(target, timeout=30) as client:
+        table = await client.create_table(args.rules, len(strategies), hands=args.hands)
+        title = table.ruleset.title.get("en", table.ruleset.id)
+        print(style.paint(f"{title}: table {table.table_id}, {len(strategies)} bots", "bold"))
+        watcher = None
+        if not args.quiet:
+            narrator = Narrator(style=style)
+            watcher = asyncio.create_task(_transcript(client, table.table_id, narrator))
+        results = await asyncio.gather(
+            *(
+                run_bot(
+                    client,
+                    table.table_id,
+                    f"{BOT_NAMES[i % len(BOT_NAMES)]} ({strategy})",
+                    strategy,
+                    seat=i,
+                    seed=None if args.seed is None else f"{args.seed}:{i}",
+                )
+                for i, strategy in enumerate(strategies)
+            )
+        )
+        if watcher is not None:
+            await asyncio.wait_for(watcher, timeout=client.timeout)
+    for result in sorted(results, key=lambda r: r.seat):
+        print(_summary(result))
+    return 0
+
+
+async def _transcript(client: Client, table_id: str, narrator: Narrator) -> None:
+    async for item in client.watch(table_id):  # it ends with the session
+        for line in narrator.describe(item):
+            print(line, flush=True)

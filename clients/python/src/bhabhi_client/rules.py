@@ -1,0 +1,184 @@
+"""What a player (or a bot) must know about a ruleset, read from ``GetRuleset``'s YAML.
+
+A seat's view says what is on the table but not what the rules make of it: whether a void
+player picks up or plays a tochoo, whether Aces are low, which way play goes, whether the
+power can escape.  The referee publishes the resolved ruleset as YAML, so the client reads
+those few options from it (with the bundled Bhabho's values for anything missing, so that
+an older or newer referee never breaks a bot) instead of depending on the server package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from bhabhi_client.cards import RANKS, Card, rank_order
+
+
+@dataclass(frozen=True, slots=True)
+class RulesProfile:
+    """The options that change how to play well or how to show a table."""
+
+    id: str = "bhabho"
+    title: Mapping[str, str] = field(default_factory=dict)
+    description: Mapping[str, str] = field(default_factory=dict)
+    ranks: tuple[str, ...] = RANKS
+    ace_low: bool = False
+    packs: int = 1
+    clockwise: bool = True
+    off_suit: str = "tochoo"
+    """``pickup`` (P1), ``discard`` (D1) or ``tochoo`` (B4)."""
+    tochoo_picked_up_by: str = "highest_of_led"
+    pickup_takes: str = "trick"
+    after_complete_trick: str = "highest"
+    after_pickup: str = "highest"
+    if_out: str = "draws_from_waste"
+    """``draws_from_waste`` is B8: a last card that wins a clean trick cannot escape."""
+    take_hand_when: str = "before_any_trick"
+    take_hand_from: str = "left"
+    two_left_pickup_loses: bool = False
+    trump: str = "none"
+    session_hands: int | None = 10
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_yaml(cls, text: str) -> RulesProfile:
+        data = yaml.safe_load(text)
+        return cls.from_mapping(data if isinstance(data, Mapping) else {})
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> RulesProfile:
+        def section(name: str) -> Mapping[str, Any]:
+            value = data.get(name)
+            return value if isinstance(value, Mapping) else {}
+
+        def text(mapping: Mapping[str, Any], key: str, default: str) -> str:
+            value = mapping.get(key, default)
+            return str(value) if value is not None else default
+
+        deck, off, nxt = section("deck"), section("off_suit"), section("next_leader")
+        take, end, session = section("take_hand"), section("end"), section("session")
+        base = cls()
+        ranks = deck.get("ranks")
+        hands = session.get("hands", base.session_hands)
+        return cls(
+            id=text(data, "id", "?"),
+            title=_texts(data.get("title")),
+            description=_texts(data.get("description")),
+            ranks=tuple(str(r) for r in ranks) if isinstance(ranks, list) and ranks else RANKS,
+            ace_low=text(deck, "ace", "high") == "low",
+            packs=int(deck.get("packs", 1) or 1),
+            clockwise=text(data, "direction", "clockwise") != "counterclockwise",
+            off_suit=text(off, "play", base.off_suit),
+            tochoo_picked_up_by=text(off, "tochoo_picked_up_by", base.tochoo_picked_up_by),
+            pickup_takes=text(off, "pickup_takes", base.pickup_takes),
+            after_complete_trick=text(nxt, "after_complete_trick", base.after_complete_trick),
+            after_pickup=text(nxt, "after_pickup", base.after_pickup),
+            if_out=text(nxt, "if_out", base.if_out),
+            take_hand_when=text(take, "when", base.take_hand_when),
+            take_hand_from=text(take, "from", base.take_hand_from),
+            two_left_pickup_loses=bool(end.get("two_left_pickup_loses", False)),
+            trump=text(data, "trump", base.trump),
+            session_hands=int(hands) if isinstance(hands, int) else None,
+            raw=dict(data),
+        )
+
+    @property
+    def step(self) -> int:
+        """+1 when play goes 0, 1, 2 … (seats are numbered clockwise), else -1."""
+        return 1 if self.clockwise else -1
+
+    @property
+    def take_step(self) -> int:
+        """+1 when B9 takes from the left neighbour (seat + 1), -1 from the right."""
+        return 1 if self.take_hand_from == "left" else -1
+
+    @property
+    def order(self) -> dict[str, int]:
+        return rank_order(self.ranks, ace_low=self.ace_low)
+
+    def strength(self, card: str) -> int:
+        """Rank within its suit, weakest 0; unknown ranks count as weakest."""
+        return self.order.get(Card.parse(card).rank, -1)
+
+    def sort_key(self, card: str) -> tuple[int, int, int]:
+        """Clubs, diamonds, hearts, spades, each weakest first: how a hand is held."""
+        parsed = Card.parse(card)
+        return ("CDHS".index(parsed.suit), self.strength(card), parsed.pack)
+
+    def title_in(self, language: str) -> str:
+        return _pick(self.title, language) or self.id
+
+    def description_in(self, language: str) -> str:
+        return _pick(self.description, language)
+
+    def summary_lines(self) -> list[str]:
+        """The key options in a sentence each, for the ``rules`` command of the game."""
+        lines = []
+        aces = "low (below the 2)" if self.ace_low else "high"
+        packs = f"{self.packs} packs" if self.packs > 1 else "one pack"
+        lines.append(f"Cards: {packs}, ranks {' '.join(self.ranks)}; Aces {aces}.")
+        lines.append(f"Play goes {'clockwise' if self.clockwise else 'counter-clockwise'}.")
+        if self.off_suit == "pickup":
+            takes = "the trick and the whole waste pile" if self.whole_pile else "the trick"
+            lines.append(f"Cannot follow suit: you play no card and pick up {takes}.")
+        elif self.off_suit == "discard":
+            lines.append("Cannot follow suit: discard any card; it cannot win the trick.")
+        else:
+            who = (
+                "the player of the highest card of the led suit"
+                if self.tochoo_picked_up_by == "highest_of_led"
+                else "the player of the tochoo"
+            )
+            lines.append(
+                f"Cannot follow suit: play any card (a tochoo); it ends the trick and {who} "
+                "picks it up."
+            )
+        leads = {
+            "highest": "the highest card of the led suit",
+            "lowest": "the lowest card of the led suit",
+            "picker": "the player who picked up",
+        }
+        lines.append(
+            f"Next lead: after a full trick {leads.get(self.after_complete_trick, '?')}; "
+            f"after a pickup {leads.get(self.after_pickup, '?')}."
+        )
+        if self.if_out == "draws_from_waste":
+            lines.append(
+                "No escape with the power: if your last card wins a full trick you draw from "
+                "the waste pile and lead again."
+            )
+        if self.take_hand_when != "never":
+            when = (
+                "before any trick"
+                if self.take_hand_when == "before_any_trick"
+                else ("before a trick you lead")
+            )
+            side = "left" if self.take_hand_from == "left" else "right"
+            lines.append(f"You may take your {side} neighbour's whole hand ({when}): type 't'.")
+        if self.two_left_pickup_loses:
+            lines.append("With two players left, whoever must pick up is the Bhabhi.")
+        if self.trump != "none":
+            lines.append("Trump: the suit of the first card played by a player who cannot follow.")
+        if self.session_hands:
+            lines.append(f"A session is {self.session_hands} hands (unless the table says less).")
+        return lines
+
+    @property
+    def whole_pile(self) -> bool:
+        return self.pickup_takes == "trick_and_waste"
+
+
+def _texts(value: object) -> dict[str, str]:
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items()}
+    if isinstance(value, str):
+        return {"en": value}
+    return {}
+
+
+def _pick(texts: Mapping[str, str], language: str) -> str:
+    return texts.get(language) or texts.get("en") or ""
