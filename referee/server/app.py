@@ -70,7 +70,7 @@ class RefereeServer:
     async def stop(self, grace: float | None = 5.0) -> None:
         """Drain: report NOT_SERVING, refuse new actions, let calls finish, close the store."""
         await self.health.enter_graceful_shutdown()
-        self.referee.closing = True
+        await self.referee.drain()  # event streams end now: they would hold up the grace
         await self.server.stop(grace)
         await self.referee.stop()
 

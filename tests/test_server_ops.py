@@ -1,0 +1,305 @@
+"""Running the referee: health, reflection, graceful drain, SIGTERM, TLS and mutual TLS."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import ipaddress
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from bhabhi.referee.v1 import referee_pb2 as pb
+from google.protobuf import descriptor_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from server_helpers import (
+    ServerProcess,
+    Stubs,
+    check_refusal,
+    decode,
+    drain_stream,
+    referee,
+    run_async,
+    seat_table,
+)
+
+from referee.server.app import Tls
+from referee.server.store_memory import MemoryStore
+
+SERVICES = (
+    "bhabhi.referee.v1.RulesetService",
+    "bhabhi.referee.v1.TableService",
+    "bhabhi.referee.v1.PlayService",
+)
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+@run_async
+async def test_health_reports_serving() -> None:
+    async with referee() as ref:
+        health = health_pb2_grpc.HealthStub(ref.channel)
+        for service in ("", *SERVICES):
+            answer = await health.Check(health_pb2.HealthCheckRequest(service=service))
+            assert answer.status == SERVING, service
+        with pytest.raises(grpc.aio.AioRpcError) as unknown:
+            await health.Check(health_pb2.HealthCheckRequest(service="no.such.Service"))
+        assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+@run_async
+async def test_reflection_lists_and_describes_the_services() -> None:
+    async with referee() as ref:
+        stub = reflection_pb2_grpc.ServerReflectionStub(ref.channel)
+        call = stub.ServerReflectionInfo()
+        await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))
+        listed = await call.read()
+        names = {s.name for s in listed.list_services_response.service}
+        assert names >= {
+            *SERVICES,
+            "grpc.health.v1.Health",
+            "grpc.reflection.v1alpha.ServerReflection",
+        }
+        await call.write(
+            reflection_pb2.ServerReflectionRequest(
+                file_containing_symbol="bhabhi.referee.v1.PlayService"
+            )
+        )
+        found = await call.read()
+        files = [
+            descriptor_pb2.FileDescriptorProto.FromString(data)
+            for data in found.file_descriptor_response.file_descriptor_proto
+        ]
+        referee_file = next(f for f in files if f.package == "bhabhi.referee.v1")
+        assert {s.name for s in referee_file.service} == {
+            "RulesetService",
+            "TableService",
+            "PlayService",
+        }
+        await call.done_writing()
+
+
+class RecordingStore(MemoryStore):
+    """A MemoryStore that notes when it is closed, to order the drain's steps."""
+
+    def __init__(self, log: list[str]) -> None:
+        super().__init__()
+        self.log = log
+
+    async def close(self) -> None:
+        self.log.append("store closed")
+        await super().close()
+
+
+@run_async
+async def test_stop_reports_not_serving_then_ends_streams_then_closes() -> None:
+    log: list[str] = []
+    async with referee(store=RecordingStore(log)) as ref:
+        seated = await seat_table(ref, "bhabho", 4)
+        last = (await seated.table()).last_seq
+        health = health_pb2_grpc.HealthStub(ref.channel)
+        watches = {
+            service: health.Watch(health_pb2.HealthCheckRequest(service=service))
+            for service in ("", "bhabhi.referee.v1.PlayService")
+        }
+        for watch in watches.values():
+            assert (await watch.read()).status == SERVING
+        table_stream = seated.players[0].watch(last)  # waiting for the next event
+
+        async def health_changes(service: str, watch: Any) -> None:
+            answer = await watch.read()
+            status = health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
+            log.append(f"{service or 'server'} {status}")
+
+        async def stream_end() -> None:
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                await table_stream.read()
+            check_refusal(decode(ended.value), grpc.StatusCode.UNAVAILABLE, "unavailable", "en")
+            log.append("table stream ended")
+
+        readers = [asyncio.ensure_future(health_changes(s, w)) for s, w in watches.items()] + [
+            asyncio.ensure_future(stream_end())
+        ]
+        await asyncio.sleep(0.05)
+        began = time.monotonic()
+        await ref.running.stop(grace=1.0)
+        await asyncio.gather(*readers)
+        assert log[-1] == "store closed"
+        assert sorted(log[:-1]) == [
+            "bhabhi.referee.v1.PlayService NOT_SERVING",
+            "server NOT_SERVING",
+            "table stream ended",
+        ]
+        assert time.monotonic() - began < 2.5
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await ref.tables.ListTables(pb.ListTablesRequest(), timeout=2)
+        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+@run_async
+async def test_sigterm_drains_and_exits_0(tmp_path: Path) -> None:
+    process = ServerProcess(tmp_path / "referee.sqlite3")
+    try:
+        ref = await process.start()
+        seated = await seat_table(ref, "pickup", 3)
+        last = (await seated.table()).last_seq
+        streams = [p.watch(0) for p in seated.players]
+        for stream in streams:
+            await drain_stream(stream, last)
+        await asyncio.sleep(0.2)  # every stream waits for the next event
+        began = time.monotonic()
+        process.terminate()
+        for stream in streams:
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                await stream.read()
+            assert decode(ended.value).reason == "unavailable"
+        assert await process.wait(timeout=10) == 0
+        assert time.monotonic() - began < 4.0  # the drain's grace is 5 s: nothing held it
+        assert "draining" in "".join(process.output)
+        await ref.close()
+    finally:
+        await process.ensure_stopped()
+
+
+# --- TLS -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pki:
+    ca: Path
+    server_cert: Path
+    server_key: Path
+    client_cert: bytes
+    client_key: bytes
+    stranger_cert: bytes
+    stranger_key: bytes
+
+
+def make_pki(folder: Path) -> Pki:
+    """A throwaway CA, a server certificate for localhost/127.0.0.1, a client certificate
+    it signed, and one a different CA signed."""
+    pytest.importorskip("cryptography")
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+
+    def name(common: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
+
+    def key() -> ec.EllipticCurvePrivateKey:
+        return ec.generate_private_key(ec.SECP256R1())
+
+    def pem_key(private: ec.EllipticCurvePrivateKey) -> bytes:
+        return private.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+
+    def certificate(
+        subject: str,
+        private: ec.EllipticCurvePrivateKey,
+        issuer: tuple[str, ec.EllipticCurvePrivateKey] | None,
+        *,
+        ca: bool = False,
+        server: bool = False,
+    ) -> bytes:
+        issuer_name, issuer_key = issuer if issuer is not None else (subject, private)
+        builder = (
+            x509.CertificateBuilder()
+            .subject_name(name(subject))
+            .issuer_name(name(issuer_name))
+            .public_key(private.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+        )
+        if server:
+            builder = builder.add_extension(
+                x509.SubjectAlternativeName(
+                    [
+                        x509.DNSName("localhost"),
+                        x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                    ]
+                ),
+                critical=False,
+            ).add_extension(
+                x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False
+            )
+        elif not ca:
+            builder = builder.add_extension(
+                x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False
+            )
+        signed = builder.sign(issuer_key, hashes.SHA256())
+        return signed.public_bytes(serialization.Encoding.PEM)
+
+    ca_key, other_ca_key = key(), key()
+    ca_pem = certificate("test CA", ca_key, None, ca=True)
+    server_key, client_key, stranger_key = key(), key(), key()
+    paths = {
+        "ca": ca_pem,
+        "server.pem": certificate("localhost", server_key, ("test CA", ca_key), server=True),
+        "server.key": pem_key(server_key),
+    }
+    for file, data in paths.items():
+        (folder / file).write_bytes(data)
+    return Pki(
+        ca=folder / "ca",
+        server_cert=folder / "server.pem",
+        server_key=folder / "server.key",
+        client_cert=certificate("a player", client_key, ("test CA", ca_key)),
+        client_key=pem_key(client_key),
+        stranger_cert=certificate("a stranger", stranger_key, ("other CA", other_ca_key)),
+        stranger_key=pem_key(stranger_key),
+    )
+
+
+async def list_rulesets(
+    port: int, credentials: grpc.ChannelCredentials | None
+) -> pb.ListRulesetsResponse:
+    target = f"127.0.0.1:{port}"
+    options = [("grpc.ssl_target_name_override", "localhost")]
+    channel = (
+        grpc.aio.secure_channel(target, credentials, options=options)
+        if credentials is not None
+        else grpc.aio.insecure_channel(target)
+    )
+    try:
+        stubs = Stubs.over(channel)
+        return await stubs.rulesets.ListRulesets(pb.ListRulesetsRequest(), timeout=5)
+    finally:
+        await channel.close()
+
+
+@run_async
+async def test_tls_and_mutual_tls(tmp_path: Path) -> None:
+    pki = make_pki(tmp_path)
+    ca = pki.ca.read_bytes()
+    anonymous = grpc.ssl_channel_credentials(root_certificates=ca)
+    member = grpc.ssl_channel_credentials(
+        root_certificates=ca, private_key=pki.client_key, certificate_chain=pki.client_cert
+    )
+    stranger = grpc.ssl_channel_credentials(
+        root_certificates=ca, private_key=pki.stranger_key, certificate_chain=pki.stranger_cert
+    )
+    # TLS: any client that trusts the CA; plaintext is not spoken.
+    async with referee(tls=Tls(pki.server_cert, pki.server_key)) as ref:
+        assert (await list_rulesets(ref.port, anonymous)).rulesets
+        with pytest.raises(grpc.aio.AioRpcError) as plain:
+            await list_rulesets(ref.port, None)
+        assert plain.value.code() == grpc.StatusCode.UNAVAILABLE
+    # Mutual TLS: only a client certificate the client CA signed gets in.
+    async with referee(tls=Tls(pki.server_cert, pki.server_key, client_ca=pki.ca)) as ref:
+        assert (await list_rulesets(ref.port, member)).rulesets
+        for credentials in (anonymous, stranger):
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await list_rulesets(ref.port, credentials)
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE

@@ -1,0 +1,601 @@
+"""Every refusal reason the API can reach, as a client sees it.
+
+Each refusal is made twice, plainly and with ``accept-language: de`` (``refused``), and
+must carry the gRPC status code, a ``google.rpc.ErrorInfo`` with the reason in the domain
+``referee.bhabhi``, ``LocalizedMessage`` details in English, German and Polish with every
+placeholder filled, and the status message in the asked language.  An illegal move also
+lists the seat's legal actions in the ErrorInfo metadata, and changes nothing.
+
+``test_every_reason_is_covered`` checks that the tests below, together, reach every reason
+of ``errors.MESSAGES`` but those the API cannot reach (``UNREACHABLE``, with the reason).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import grpc
+from bhabhi.referee.v1 import referee_pb2 as pb
+from google.protobuf import duration_pb2
+from server_helpers import (
+    GERMAN,
+    PICKUP,
+    TAKE,
+    Metadata,
+    Player,
+    bearer,
+    check_refusal,
+    legal,
+    play,
+    reasons_seen,
+    referee,
+    refusal_of,
+    refused,
+    run_async,
+    seat_table,
+)
+
+from referee.server.errors import MESSAGES
+
+Code = grpc.StatusCode
+
+UNREACHABLE = {
+    "hand_over": "a finished hand is followed by the next deal (or the session's end) in the "
+    "same locked command, so no action ever meets a finished hand",
+}
+
+DECLARED: dict[str, frozenset[str]] = {}
+
+
+def covers(
+    *reasons: str,
+) -> Callable[[Callable[..., Coroutine[Any, Any, None]]], Callable[..., Coroutine[Any, Any, None]]]:
+    """Declare the reasons a test reaches; the test fails unless it checks exactly those."""
+
+    def decorate(
+        test: Callable[..., Coroutine[Any, Any, None]],
+    ) -> Callable[..., Coroutine[Any, Any, None]]:
+        DECLARED[test.__name__] = frozenset(reasons)
+
+        @functools.wraps(test)
+        async def checked(*args: Any, **kwargs: Any) -> None:
+            with reasons_seen() as seen:
+                await test(*args, **kwargs)
+            assert seen == set(reasons), f"declared {sorted(reasons)}, checked {sorted(seen)}"
+
+        return checked
+
+    return decorate
+
+
+def test_every_reason_is_covered() -> None:
+    covered = frozenset().union(*DECLARED.values())
+    assert covered | set(UNREACHABLE) == set(MESSAGES), sorted(set(MESSAGES) - covered)
+    assert not covered & set(UNREACHABLE)
+
+
+# --- rulesets ------------------------------------------------------------------------------
+
+HOUSE = """\
+id: house
+extends: bhabho
+title: {en: House, de: Haus, pl: Dom}
+description: {en: Ours., de: Unsere., pl: Nasze.}
+"""
+
+
+@run_async
+@covers("ruleset_not_found", "register_not_allowed")
+async def test_ruleset_refusals_without_registering() -> None:
+    async with referee() as ref:
+        await refused(
+            lambda md: ref.rulesets.GetRuleset(pb.GetRulesetRequest(id="bhabo"), metadata=md),
+            Code.NOT_FOUND,
+            "ruleset_not_found",
+        )
+        await refused(
+            lambda md: ref.tables.CreateTable(
+                pb.CreateTableRequest(ruleset_id="bhabo", seat_count=4), metadata=md
+            ),
+            Code.NOT_FOUND,
+            "ruleset_not_found",
+        )
+        await refused(
+            lambda md: ref.rulesets.RegisterRuleset(
+                pb.RegisterRulesetRequest(yaml=HOUSE), metadata=md
+            ),
+            Code.PERMISSION_DENIED,
+            "register_not_allowed",
+        )
+        listed = await ref.rulesets.ListRulesets(pb.ListRulesetsRequest())
+        assert "house" not in [r.id for r in listed.rulesets]
+
+
+@run_async
+@covers("invalid_ruleset", "ruleset_exists")
+async def test_ruleset_refusals_when_registering() -> None:
+    async with referee(allow_register=True) as ref:
+        refusal = await refused(
+            lambda md: ref.rulesets.RegisterRuleset(
+                pb.RegisterRulesetRequest(yaml=HOUSE + "trump: sometimes\n"), metadata=md
+            ),
+            Code.INVALID_ARGUMENT,
+            "invalid_ruleset",
+        )
+        assert "upload.yaml:5:8: trump:" in refusal.message
+        await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=HOUSE))
+        for text in (
+            HOUSE,
+            HOUSE.replace("id: house", "id: bhabho").replace("extends: bhabho", "extends: pickup"),
+        ):
+
+            def register(md: Metadata, text: str = text) -> Any:
+                return ref.rulesets.RegisterRuleset(
+                    pb.RegisterRulesetRequest(yaml=text), metadata=md
+                )
+
+            await refused(register, Code.ALREADY_EXISTS, "ruleset_exists")
+        got = await ref.rulesets.GetRuleset(pb.GetRulesetRequest(id="bhabho"))
+        assert got.ruleset.origin == pb.RULESET_ORIGIN_BUNDLED
+
+
+# --- tables --------------------------------------------------------------------------------
+
+
+def create(ref_tables: Any, **fields: Any) -> Callable[[Metadata], Any]:
+    def call(md: Metadata) -> Any:
+        return ref_tables.CreateTable(pb.CreateTableRequest(**fields), metadata=md)
+
+    return call
+
+
+@run_async
+@covers("players_not_allowed", "bad_table_settings", "test_mode_required")
+async def test_create_table_refusals() -> None:
+    async with referee() as ref:
+        for ruleset_id, seats in (("bhabho", 2), ("bhabho", 9), ("bhabho", -4), ("team", 5)):
+            refusal = await refused(
+                create(ref.tables, ruleset_id=ruleset_id, seat_count=seats),
+                Code.INVALID_ARGUMENT,
+                "players_not_allowed",
+            )
+            assert f"not {seats}" in refusal.message
+        await refused(
+            create(ref.tables, ruleset_id="bhabho", seat_count=4, hands=-1),
+            Code.INVALID_ARGUMENT,
+            "bad_table_settings",
+        )
+        await refused(
+            create(
+                ref.tables,
+                ruleset_id="bhabho",
+                seat_count=4,
+                turn_time=duration_pb2.Duration(seconds=-5),
+            ),
+            Code.INVALID_ARGUMENT,
+            "bad_table_settings",
+        )
+        deal = [pb.SeatCards(cards=["AS"]), pb.SeatCards(), pb.SeatCards()]
+        for explicit in ({"test_deal": deal}, {"test_draws": ["2C"]}, {"test_dealer": 1}):
+            await refused(
+                create(ref.tables, ruleset_id="pickup", seat_count=3, **explicit),
+                Code.PERMISSION_DENIED,
+                "test_mode_required",
+            )
+        assert not (await ref.tables.ListTables(pb.ListTablesRequest())).tables
+    async with referee(test_mode=True) as ref:
+        bad_deals = [
+            ["ZZ", "", ""],  # not a card
+            ["AS", "AS", ""],  # dealt twice
+            ["AS", ""],  # two hands for three seats
+            ["AS/2", "", ""],  # not in a one-pack deck
+        ]
+        for cards in bad_deals:
+            await refused(
+                create(
+                    ref.tables,
+                    ruleset_id="pickup",
+                    seat_count=3,
+                    test_deal=[pb.SeatCards(cards=c.split()) for c in cards],
+                ),
+                Code.INVALID_ARGUMENT,
+                "bad_table_settings",
+            )
+        for dealer in (3, -1):
+            await refused(
+                create(
+                    ref.tables,
+                    ruleset_id="pickup",
+                    seat_count=3,
+                    test_deal=deal,
+                    test_dealer=dealer,
+                ),
+                Code.INVALID_ARGUMENT,
+                "bad_table_settings",
+            )
+        assert not (await ref.tables.ListTables(pb.ListTablesRequest())).tables
+
+
+@run_async
+@covers(
+    "table_not_found",
+    "unknown_seat",
+    "seat_taken",
+    "table_full",
+    "table_not_full",
+    "table_not_open",
+    "unauthenticated",
+    "bad_credential",
+    "table_not_playing",
+)
+async def test_seat_refusals() -> None:
+    async with referee() as ref:
+        tables = ref.tables
+        for call in (
+            lambda md: tables.GetTable(pb.GetTableRequest(table_id="nope"), metadata=md),
+            lambda md: tables.JoinTable(pb.JoinTableRequest(table_id="nope"), metadata=md),
+            lambda md: ref.play.GetView(pb.GetViewRequest(table_id="nope"), metadata=md),
+            lambda md: ref.play.ExportHand(pb.ExportHandRequest(table_id="nope"), metadata=md),
+        ):
+            await refused(call, Code.NOT_FOUND, "table_not_found")
+        seated = await seat_table(ref, "pickup", 3, start=False)
+        tid = seated.table_id
+        p0 = seated.players[0]
+        await tables.LeaveTable(pb.LeaveTableRequest(table_id=tid), metadata=p0.md)
+
+        def join(seat: int | None) -> Callable[[Metadata], Any]:
+            request = pb.JoinTableRequest(table_id=tid, player_name="late")
+            if seat is not None:
+                request.seat = seat
+            return lambda md: tables.JoinTable(request, metadata=md)
+
+        for seat in (3, -1, 1 << 30):
+            await refused(join(seat), Code.INVALID_ARGUMENT, "unknown_seat")
+        refusal = await refused(join(1), Code.FAILED_PRECONDITION, "seat_taken")
+        assert refusal.metadata["seat"] == "1" and "1" in refusal.message
+
+        def start(md: Metadata) -> Any:
+            return tables.StartTable(
+                pb.StartTableRequest(table_id=tid), metadata=seated.players[1].md + md
+            )
+
+        refusal = await refused(start, Code.FAILED_PRECONDITION, "table_not_full")
+        assert "(1 free)" in refusal.message and "(1 frei)" in refusal.localized["de"]
+        rejoined = await tables.JoinTable(pb.JoinTableRequest(table_id=tid))
+        assert rejoined.seat == 0
+        await refused(join(None), Code.FAILED_PRECONDITION, "table_full")
+        # Before the start: no action, no credential-less start, no forged one.
+
+        def submit(md: Metadata) -> Any:
+            return ref.play.SubmitAction(
+                pb.SubmitActionRequest(table_id=tid, action=play("AS"), request_id="a"),
+                metadata=bearer(rejoined.seat_token) + md,
+            )
+
+        await refused(submit, Code.FAILED_PRECONDITION, "table_not_playing")
+        await refused(
+            lambda md: tables.StartTable(pb.StartTableRequest(table_id=tid), metadata=md),
+            Code.UNAUTHENTICATED,
+            "unauthenticated",
+        )
+        await refused(
+            lambda md: tables.StartTable(
+                pb.StartTableRequest(table_id=tid), metadata=bearer(p0.token) + md
+            ),  # the seat was given up: the old credential is void
+            Code.UNAUTHENTICATED,
+            "bad_credential",
+        )
+        await start(())
+        await refused(join(None), Code.FAILED_PRECONDITION, "table_not_open")
+        await refused(
+            lambda md: tables.LeaveTable(
+                pb.LeaveTableRequest(table_id=tid), metadata=seated.players[2].md + md
+            ),
+            Code.FAILED_PRECONDITION,
+            "table_not_open",
+        )
+        table = await seated.table()
+        assert table.status == pb.TABLE_STATUS_PLAYING
+        assert [s.player_name for s in table.seats] == ["Player 0", "player 1", "player 2"]
+
+
+@run_async
+@covers("unauthenticated", "bad_credential")
+async def test_the_seat_comes_from_the_credential_only() -> None:
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        other = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        tid = seated.table_id
+        p0, p1 = seated.players[:2]
+        seq = (await p0.view()).seq
+        forged = [
+            f"{tid}.0.{'A' * 32}",  # the form of a credential, not one
+            other.players[0].token,  # seat 0 of another table
+            p0.token + "x",
+            f"Basic {p0.token}",
+        ]
+        for token in forged:
+
+            def submit(md: Metadata, token: str = token) -> Any:
+                return ref.play.SubmitAction(
+                    pb.SubmitActionRequest(
+                        table_id=tid, action=play("AS"), request_id="f", expected_seq=seq
+                    ),
+                    metadata=(("authorization", f"Bearer {token}"), *md),
+                )
+
+            await refused(submit, Code.UNAUTHENTICATED, "bad_credential")
+
+            def view(md: Metadata, token: str = token) -> Any:
+                return ref.play.GetView(
+                    pb.GetViewRequest(table_id=tid), metadata=bearer(token) + md
+                )
+
+            await refused(view, Code.UNAUTHENTICATED, "bad_credential")
+            refusal = await refusal_of(
+                ref.play.WatchTable(
+                    pb.WatchTableRequest(table_id=tid), metadata=bearer(token)
+                ).read()
+            )
+            check_refusal(refusal, Code.UNAUTHENTICATED, "bad_credential", "en")
+        for metadata in ((), (("authorization", "Bearer "),), (("x-seat", "0"),)):
+
+            def anonymous(md: Metadata, metadata: Metadata = metadata) -> Any:
+                return ref.play.SubmitAction(
+                    pb.SubmitActionRequest(
+                        table_id=tid, action=play("AS"), request_id="n", expected_seq=seq
+                    ),
+                    metadata=metadata + md,
+                )
+
+            await refused(anonymous, Code.UNAUTHENTICATED, "unauthenticated")
+        # Seat 1 cannot play seat 0's card, whatever it claims: its credential says seat 1.
+        refusal = await refusal_of(
+            p1.submit(play("AS"), seq, extra=(("x-seat", "0"), ("seat", "0")))
+        )
+        assert refusal.reason == "not_your_turn" and refusal.metadata["turn"] == "0"
+        assert (await p0.view()).seq == seq
+        answer = await p0.submit(play("AS"), seq)
+        assert answer.events[0].card_played.seat == 0
+        assert "AS" not in (await p1.view()).view.hand
+
+
+# --- play ----------------------------------------------------------------------------------
+
+# Bhabho, four seats, clockwise; seat 0 leads AS (B1).
+BHABHO_DEAL = ["AS 2H 3H", "KS 4H 5D", "QS 6H 7D", "JS 8H 9C"]
+# Pick-up, four seats, counterclockwise (0, 3, 2, 1): seat 3 empties its hand on trick 0.
+PICKUP_DEAL = ["AS 2H", "JS 5H 6H", "QS 3H 4H", "KS"]
+
+
+async def illegal(player: Player, action: pb.Action, code: Code, reason: str) -> dict[str, str]:
+    """An illegal move by ``player``: refused with the seat's legal actions, and nothing
+    changes (the seq, and every view)."""
+    before = await player.view()
+    refusal = await refused(lambda md: player.submit(action, before.seq, extra=md), code, reason)
+    listed = [a for a in refusal.metadata["legal_actions"].split(",") if a]
+    assert listed == legal(before.view)
+    after = await player.view()
+    assert after == before
+    return refusal.metadata
+
+
+@run_async
+@covers(
+    "must_lead_card",
+    "card_not_in_hand",
+    "card_not_in_deck",
+    "not_your_turn",
+    "pickup_not_allowed",
+    "take_hand_not_allowed",
+    "must_follow_suit",
+)
+async def test_illegal_moves_in_bhabho() -> None:
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        p0, p1, _, p3 = seated.players
+        failed = Code.FAILED_PRECONDITION
+        await illegal(p0, play("2H"), failed, "must_lead_card")
+        await illegal(p0, play("KS"), failed, "card_not_in_hand")
+        await illegal(p0, play("AS/2"), Code.INVALID_ARGUMENT, "card_not_in_deck")
+        await illegal(p0, PICKUP, failed, "pickup_not_allowed")
+        metadata = await illegal(p1, play("KS"), failed, "not_your_turn")
+        assert metadata["turn"] == "0"
+        view = await p0.view()
+        await p0.submit(play("AS"), view.seq)
+        await illegal(p3, TAKE, failed, "take_hand_not_allowed")  # only before a trick
+        await illegal(p1, play("4H"), failed, "must_follow_suit")
+        view = await p1.view()
+        refusal = await refusal_of(p1.submit(play("4H"), view.seq, extra=GERMAN))
+        assert "Pik" in refusal.message  # the suit in the caller's language
+
+
+@run_async
+@covers("take_hand_not_allowed", "player_out")
+async def test_illegal_moves_in_pickup() -> None:
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "pickup", 4, deal=PICKUP_DEAL)
+        p0, p1, p2, p3 = seated.players
+        failed = Code.FAILED_PRECONDITION
+        await illegal(p0, TAKE, failed, "take_hand_not_allowed")  # no B9 in these rules
+        for player, card in ((p0, "AS"), (p3, "KS"), (p2, "QS"), (p1, "JS")):
+            view = await player.view()
+            await player.submit(play(card), view.seq)
+        view = await p3.view()
+        assert view.view.out[3]  # emptied its hand: out (P3)
+        await illegal(p3, play("KS"), failed, "player_out")
+
+
+@run_async
+@covers("must_pick_up")
+async def test_must_pick_up_when_void() -> None:
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "pickup", 3, deal=["AS 5S 9H", "2S 3S 7C QC", "4C KH"])
+        p0, _, p2 = seated.players
+        view = await p0.view()
+        await p0.submit(play("AS"), view.seq)
+        metadata = await illegal(p2, play("4C"), Code.FAILED_PRECONDITION, "must_pick_up")
+        assert metadata["legal_actions"] == "pickup"
+
+
+@run_async
+@covers("stale_seq", "request_id_reused", "missing_request_id", "bad_action")
+async def test_request_refusals() -> None:
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        p0 = seated.players[0]
+        view = await p0.view()
+        seq = view.seq
+        refusal = await refused(
+            lambda md: p0.submit(play("AS"), seq - 1, extra=md), Code.ABORTED, "stale_seq"
+        )
+        assert refusal.metadata["last_seq"] == str(seq)
+        refusal = await refused(
+            lambda md: p0.submit(play("AS"), seq + 5, extra=md), Code.ABORTED, "stale_seq"
+        )
+        assert refusal.metadata["last_seq"] == str(seq)
+        await refused(
+            lambda md: ref.play.SubmitAction(
+                pb.SubmitActionRequest(table_id=p0.table_id, action=play("AS"), expected_seq=seq),
+                metadata=p0.md + md,
+            ),
+            Code.INVALID_ARGUMENT,
+            "missing_request_id",
+        )
+        malformed = [
+            (pb.Action(), "r1"),  # kind unset
+            (pb.Action(card="AS"), "r2"),  # a card but no kind
+            (play("ZZ"), "r3"),
+            (play(""), "r4"),
+            (play("AS"), "x" * 129),
+            (play("AS"), "x" * 100_000),
+        ]
+        for action, request_id in malformed:
+
+            def submit(
+                md: Metadata, action: pb.Action = action, request_id: str = request_id
+            ) -> Any:
+                return p0.submit(action, seq, request_id, extra=md)
+
+            await refused(submit, Code.INVALID_ARGUMENT, "bad_action")
+        assert await p0.view() == view  # nothing changed
+        answer = await p0.submit(play("AS"), seq, "mine")
+        await refused(
+            lambda md: p0.submit(TAKE, answer.last_seq, "mine", extra=md),
+            Code.INVALID_ARGUMENT,
+            "request_id_reused",
+        )
+        assert answer.events[0].card_played.card == "AS"
+
+
+@run_async
+@covers("hand_not_found", "hand_not_over", "bad_after_seq")
+async def test_export_and_watch_refusals() -> None:
+    async with referee() as ref:
+        seated = await seat_table(ref, "bhabho", 4)
+        tid = seated.table_id
+        for number, code, reason in (
+            (0, Code.FAILED_PRECONDITION, "hand_not_over"),
+            (1, Code.NOT_FOUND, "hand_not_found"),
+            (-1, Code.NOT_FOUND, "hand_not_found"),
+        ):
+
+            def export(md: Metadata, number: int = number) -> Any:
+                return ref.play.ExportHand(
+                    pb.ExportHandRequest(table_id=tid, hand_number=number), metadata=md
+                )
+
+            await refused(export, code, reason)
+        last = (await seated.table()).last_seq
+        for after in (last + 1, -1, 1 << 62):
+            for md in ((), GERMAN):
+                refusal = await refusal_of(
+                    ref.play.WatchTable(
+                        pb.WatchTableRequest(table_id=tid, after_seq=after), metadata=md
+                    ).read()
+                )
+                check_refusal(refusal, Code.INVALID_ARGUMENT, "bad_after_seq", "de" if md else "en")
+        # after_seq equal to the last seq is fine: the stream waits for what comes next.
+        call = seated.players[0].watch(last)
+        read = asyncio.ensure_future(call.read())
+        await asyncio.sleep(0.05)
+        assert not read.done()
+        call.cancel()
+
+
+@run_async
+@covers("unavailable")
+async def test_actions_are_refused_while_draining() -> None:
+    """An action that waited for its table while the referee began to drain is refused
+    with ``unavailable`` (retry elsewhere or later), not applied."""
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        p0 = seated.players[0]
+        seq = (await p0.view()).seq
+        table = ref.running.referee.tables[seated.table_id]
+        await table.lock.acquire()
+        pending = [
+            asyncio.ensure_future(p0.submit(play("AS"), seq, "drained", extra=md))
+            for md in ((), GERMAN)
+        ]
+        await asyncio.sleep(0.1)  # both calls wait for the table
+        stopping = asyncio.ensure_future(ref.running.stop(grace=5))
+        await asyncio.sleep(0.1)
+        table.lock.release()
+        for call, language in zip(pending, ("en", "de"), strict=True):
+            refusal = await refusal_of(call)
+            check_refusal(refusal, Code.UNAVAILABLE, "unavailable", language)
+        await stopping
+        assert table.last_seq == seq
+
+
+@run_async
+@covers("bad_table_settings")
+async def test_test_draws_that_cannot_be_drawn_are_refused_not_stored(tmp_path: Path) -> None:
+    """A test deal whose B8 draw names a card not in the waste pile when the draw comes:
+    the action that would draw is refused, nothing is stored, and the referee restarts."""
+    db = tmp_path / "referee.sqlite3"
+    deal = ["AS 2C", "KS 3C 4C", "QS AC"]
+    async with referee(db=db, test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 3, deal=deal, draws=["4C"])
+        for seat, card in [(0, "AS"), (1, "KS"), (2, "QS"), (0, "2C"), (1, "3C")]:
+            player = seated.players[seat]
+            await player.submit(play(card), (await player.view()).seq)
+        p2 = seated.players[2]
+        before = await p2.view()
+        refusal = await refused(
+            lambda md: p2.submit(play("AC"), before.seq, extra=md),
+            Code.INVALID_ARGUMENT,
+            "bad_table_settings",
+        )
+        assert "4C" in refusal.message
+        assert await p2.view() == before
+    async with referee(db=db, test_mode=True) as ref:  # the log still replays
+        table = await ref.tables.GetTable(pb.GetTableRequest(table_id=seated.table_id))
+        assert table.table.last_seq == before.seq
+        p2.stubs = ref.connect()
+        assert await p2.view() == before
+
+
+@run_async
+async def test_the_status_message_follows_accept_language() -> None:
+    async with referee() as ref:
+        for header, language in (
+            ("de", "de"),
+            ("de-CH", "de"),
+            ("de-DE,de;q=0.9,en;q=0.8", "de"),
+            ("pl", "pl"),
+            ("PL-pl", "pl"),
+            ("en-GB", "en"),
+            ("fr", "en"),
+        ):
+            refusal = await refusal_of(
+                ref.tables.GetTable(
+                    pb.GetTableRequest(table_id="nope"), metadata=(("accept-language", header),)
+                )
+            )
+            check_refusal(refusal, Code.NOT_FOUND, "table_not_found", language)
