@@ -52,7 +52,11 @@ run: setup
 	$(BIN)/bhabhi serve
 
 bench: setup
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench --referee
+
+# A referee, four bots, one full hand, its transcript.
+demo: setup
+	$(BIN)/python tools/demo.py bhabho
 
 clean:
 	rm -rf $(VENV) .tools .pytest_cache .mypy_cache .ruff_cache var clients/python/src/bhabhi

@@ -14,6 +14,10 @@ Everything is measured in the same run on one core, so the ratios hold whatever 
 
 The work is fixed (the same hands every run); each measurement is the best of a few rounds,
 interleaved so that a noisy moment hurts one round, not one contender.
+
+With ``--referee`` (or ``BENCH_REFEREE=1``) the referee benchmark follows, ``bench.referee``:
+durable moves per second and latency over gRPC against an echo service, on every CPU again;
+the other arguments go to it (``python -m bench --referee --quick``).
 """
 
 from __future__ import annotations
@@ -44,7 +48,22 @@ TARGET_HANDS_PER_SECOND = 10_000
 TARGET_RATIO = 1.0
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    referee = "--referee" in args or os.environ.get("BENCH_REFEREE", "") not in ("", "0")
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    code = _engine()
+    if referee:
+        if cpus is not None:  # the engine bench pinned this process; the referee needs them all
+            os.sched_setaffinity(0, cpus)
+        from bench.referee import main as referee_main
+
+        print(flush=True)
+        code = referee_main([a for a in args if a != "--referee"]) or code
+    return code
+
+
+def _engine() -> int:
     pinned = _pin_to_one_core()
     bhabho = load_ruleset("bhabho")
     no_take = _without_take_hand(bhabho)

@@ -76,9 +76,20 @@ def status_of(refusal: Refusal, language: str) -> grpc.Status:
 def _language(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     for key, value in context.invocation_metadata() or ():
         if key == "accept-language" and isinstance(value, str):
-            lang = value.strip().lower()[:2]
-            if lang in LANGUAGES:
-                return lang
+            # "fr, de;q=0.8": the first language we speak, in the client's order of preference
+            ranked = []
+            for position, part in enumerate(value.split(",")):
+                tag, _, params = part.strip().lower().partition(";")
+                weight = 1.0
+                if params.strip().startswith("q="):
+                    try:
+                        weight = float(params.strip()[2:])
+                    except ValueError:
+                        weight = 0.0
+                ranked.append((-weight, position, tag[:2]))
+            for _, _, lang in sorted(ranked):
+                if lang in LANGUAGES:
+                    return lang
     return "en"
 
 
