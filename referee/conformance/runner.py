@@ -12,9 +12,12 @@ full set of legal actions, the reason of a refusal, and an unchanged state after
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,6 +32,10 @@ from referee.ruleset.model import Ruleset
 ROOT = Path(__file__).resolve().parents[2] / "conformance"
 SCHEMA_PATH = ROOT / "schema" / "case.schema.json"
 CASES = ROOT / "cases"
+CORPUS = ROOT / "corpus"
+CASE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl", ".jsonl.gz")
+"""Files a folder is searched for: one case per YAML or JSON file, or many cases in JSON
+lines (gzip'd for the generated corpus, whose full states compress some thirtyfold)."""
 
 
 class Refused(Exception):
@@ -65,8 +72,11 @@ class Adapter(Protocol):
 # --- the in-process adapter ---------------------------------------------------------------
 
 
-def case_ruleset(case: Mapping[str, Any]) -> Ruleset:
-    """The ruleset a case names (bundled id or inline), checked against its hash."""
+def case_ruleset(case: Mapping[str, Any], *, check_hash: bool = True) -> Ruleset:
+    """The ruleset a case names (bundled id or inline), checked against its hash.
+
+    ``check_hash=False`` is for mutation testing only, where differing rules are the point.
+    """
     spec = case["ruleset"]
     try:
         if "inline" in spec:
@@ -77,7 +87,7 @@ def case_ruleset(case: Mapping[str, Any]) -> Ruleset:
             rules = load_ruleset(spec["id"])
     except RulesetError as error:
         raise CaseError(f"ruleset: {error}") from error
-    if "hash" in spec and spec["hash"] != rules.hash:
+    if check_hash and "hash" in spec and spec["hash"] != rules.hash:
         raise CaseError(
             f"ruleset {rules.id!r} has hash {rules.hash}, but the case was recorded on "
             f"{spec['hash']}: the rules differ"
@@ -97,13 +107,18 @@ def deal_of(case: Mapping[str, Any]) -> list[list[int]]:
 
 
 class EngineAdapter:
-    """This project's engine, in process."""
+    """This project's engine, in process.
 
-    def __init__(self) -> None:
+    ``rules`` replaces whatever ruleset the cases name, without the hash check: mutation
+    testing replays a ruleset's cases on a changed copy of it, which must make some fail.
+    """
+
+    def __init__(self, rules: Ruleset | None = None) -> None:
         self.hand: Hand | None = None
+        self.rules = rules
 
     def start(self, case: Mapping[str, Any]) -> None:
-        rules = case_ruleset(case)
+        rules = self.rules if self.rules is not None else case_ruleset(case)
         draws = [parse_card(c) for c in case.get("draws", [])] or None
         try:
             self.hand = Hand(
@@ -131,6 +146,8 @@ class EngineAdapter:
             events = hand.apply(seat, parsed)
         except IllegalActionError as error:
             raise Refused(error.reason.value, str(error)) from error
+        except EngineError as error:  # an explicit draw that is not in the waste pile
+            raise CaseError(f"seat {seat} {action}: {error}") from error
         return [e.to_dict() for e in events]
 
     def state(self) -> dict[str, Any]:
@@ -165,6 +182,8 @@ _UNORDERED = {"cards", "to_act", "out", "hand", "losing_team"}
 
 def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
     """Where ``actual`` departs from ``expected``; keys absent from ``expected`` are free."""
+    if expected == actual:  # the usual case, and most of a replay's time without this
+        return []
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
             return [f"{path or 'value'}: expected a mapping, got {actual!r}"]
@@ -177,8 +196,9 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
                 found.extend(differences(value, actual[key], here))
         return found
     if isinstance(expected, list) and isinstance(actual, list):
-        last = path.rsplit(".", 1)[-1]
-        if last in _UNORDERED or path.startswith("legal") or path.startswith("hands"):
+        parts = path.split(".")
+        in_set = len(parts) > 1 and parts[-2] in ("legal", "hands")  # state.legal.0
+        if parts[-1] in _UNORDERED or in_set:
             if sorted(map(_norm, expected)) != sorted(map(_norm, actual)):
                 return [f"{path}: expected {expected} (any order), got {actual}"]
             return []
@@ -229,17 +249,31 @@ class CaseResult:
         return not self.failures
 
 
+@lru_cache(maxsize=1)
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+
+
 def validate_case(case: Any) -> list[str]:
-    validator = Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    validator = _validator()
     return [
         f"{'.'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
         for e in sorted(validator.iter_errors(case), key=lambda e: list(e.absolute_path))
     ]
 
 
-def run_case(case: Mapping[str, Any], adapter: Adapter, path: str = "") -> CaseResult:
-    result = CaseResult(str(case.get("name", path)), path)
-    problems = validate_case(case)
+def run_case(
+    case: Mapping[str, Any], adapter: Adapter, path: str = "", *, check_schema: bool = True
+) -> CaseResult:
+    """Replay one case; every problem, the case's or the implementation's, is a failure.
+
+    Nothing raised by the adapter escapes: a crash is reported as the failure of the step
+    it happened at, so one broken case never hides the verdicts on the others.
+    ``check_schema=False`` skips validation for cases already validated (mutation runs).
+    """
+    name = case.get("name", path) if isinstance(case, Mapping) else path
+    result = CaseResult(str(name), path)
+    problems = validate_case(case) if check_schema else []
     if problems:
         result.failures.extend(Failure(None, f"malformed case: {p}") for p in problems[:5])
         return result
@@ -248,6 +282,10 @@ def run_case(case: Mapping[str, Any], adapter: Adapter, path: str = "") -> CaseR
     except CaseError as error:
         result.failures.append(Failure(None, str(error)))
         return result
+    except Exception as error:  # an adapter's crash is the implementation's failure
+        result.failures.append(Failure(None, f"start: {_crash(error)}"))
+        return result
+    index: int | None = None
     try:
         if "initial_state" in case:
             for d in differences(case["initial_state"], adapter.state(), "state"):
@@ -257,6 +295,7 @@ def run_case(case: Mapping[str, Any], adapter: Adapter, path: str = "") -> CaseR
             if failure:
                 result.failures.append(Failure(index, failure))
                 return result  # later steps would only repeat the damage
+        index = None
         expected = case.get("result")
         if expected is not None:
             actual = adapter.result()
@@ -266,10 +305,19 @@ def run_case(case: Mapping[str, Any], adapter: Adapter, path: str = "") -> CaseR
                 for d in differences(expected, actual, "result"):
                     result.failures.append(Failure(None, d))
     except CaseError as error:
-        result.failures.append(Failure(None, str(error)))
+        result.failures.append(Failure(index, str(error)))
+    except Exception as error:
+        result.failures.append(Failure(index, _crash(error)))
     finally:
-        adapter.close()
+        try:
+            adapter.close()
+        except Exception as error:
+            result.failures.append(Failure(None, f"close: {_crash(error)}"))
     return result
+
+
+def _crash(error: BaseException) -> str:
+    return f"the implementation raised {type(error).__name__}: {error}"
 
 
 def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> str:
@@ -303,11 +351,16 @@ def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> str:
     return ""
 
 
+def is_case_file(path: Path) -> bool:
+    return path.name.endswith(CASE_SUFFIXES)
+
+
 def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """The case files under ``paths``: folders searched recursively, files as given."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and is_case_file(p))
         else:
             yield path
 
@@ -315,3 +368,69 @@ def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
 def load_case(path: Path) -> Any:
     text = path.read_text(encoding="utf-8")
     return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+
+
+def is_lines_file(path: Path) -> bool:
+    """A file of many cases, one JSON document per line (``.jsonl``, ``.jsonl.gz``)."""
+    return path.name.endswith((".jsonl", ".jsonl.gz"))
+
+
+@dataclass
+class LoadedCase:
+    """One case as read from disk, or why it could not be read."""
+
+    label: str
+    """Where it came from: the file, and for JSON lines the line (``corpus/x.jsonl.gz:12``)."""
+    case: Any = None
+    error: str = ""
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of a JSON lines file, numbered from 1, read lazily (a corpus
+    file holds more cases than are worth keeping in memory at once)."""
+    if path.name.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as stream:
+            for number, line in enumerate(stream, 1):
+                if line.strip():
+                    yield number, line
+    else:
+        with path.open(encoding="utf-8") as stream:
+            for number, line in enumerate(stream, 1):
+                if line.strip():
+                    yield number, line
+
+
+def load_cases(path: Path) -> Iterator[LoadedCase]:
+    """Every case of one file; a file or line that cannot be read is a ``LoadedCase`` with
+    ``error`` set (the run reports it as a failure, never as a traceback)."""
+    label = str(path)
+    if not path.is_file():
+        yield LoadedCase(label, error=f"no such case file: {path}")
+        return
+    if not is_lines_file(path):
+        try:
+            yield LoadedCase(label, load_case(path))
+        except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
+            yield LoadedCase(label, error=f"cannot read the case file: {_one_line(error)}")
+        return
+    number = 0
+    try:
+        for number, line in read_lines(path):
+            try:
+                yield LoadedCase(f"{label}:{number}", json.loads(line))
+            except ValueError as error:
+                yield LoadedCase(f"{label}:{number}", error=f"not a JSON case: {error}")
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:
+        where = f"{label}:{number + 1}" if number else label
+        yield LoadedCase(where, error=f"cannot read the case file: {_one_line(error)}")
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def run_loaded(loaded: LoadedCase, adapter: Adapter, *, check_schema: bool = True) -> CaseResult:
+    """``run_case`` on a case read from disk; an unreadable one is a failure of its own."""
+    if loaded.error:
+        return CaseResult(loaded.label, loaded.label, [Failure(None, loaded.error)])
+    return run_case(loaded.case, adapter, loaded.label, check_schema=check_schema)
