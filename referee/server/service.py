@@ -390,6 +390,11 @@ class TableService(rpc.TableServiceServicer):
             test_deal=[list(seat.cards) for seat in request.test_deal] or None,
             test_draws=list(request.test_draws) or None,
             test_dealer=request.test_dealer if request.HasField("test_dealer") else None,
+            test_hands=[
+                ([list(seat.cards) for seat in hand.deal], list(hand.draws))
+                for hand in request.test_hands
+            ]
+            or None,
         )
         return pb.CreateTableResponse(table=table_message(self.referee, table))
 

@@ -227,6 +227,8 @@ class Table:
     test_deal: list[list[Card]] | None = None
     test_draws: list[Card] | None = None
     test_dealer: int | None = None
+    test_hands: list[tuple[list[list[Card]], list[Card] | None]] = field(default_factory=list)
+    """Explicit deals (and B8 draws) of the hands after the first (test mode)."""
     seats: list[SeatState] = field(default_factory=list)
     status: str = OPEN
     session: Session | None = None
@@ -263,7 +265,22 @@ class Table:
                 None if self.test_draws is None else [card_str(c) for c in self.test_draws]
             ),
             "test_dealer": self.test_dealer,
+            "test_hands": [
+                {
+                    "deal": [[card_str(c) for c in cards] for cards in deal],
+                    "draws": None if draws is None else [card_str(c) for c in draws],
+                }
+                for deal, draws in self.test_hands
+            ],
         }
+
+    def test_draws_of(self, number: int) -> list[Card] | None:
+        """The explicit draws of hand ``number`` of a test table (None: from the seed)."""
+        if number == 0:
+            return self.test_draws
+        if 0 < number <= len(self.test_hands):
+            return self.test_hands[number - 1][1]
+        return None
 
     def deadline(self) -> float | None:
         """The absolute deadline of the seat the game waits for: the last event's time plus
@@ -368,6 +385,7 @@ class Referee:
         test_deal: list[list[str]] | None = None,
         test_draws: list[str] | None = None,
         test_dealer: int | None = None,
+        test_hands: list[tuple[list[list[str]], list[str]]] | None = None,
     ) -> Table:
         hosted = self.rulesets.get(ruleset_id)
         rules = hosted.rules
@@ -380,11 +398,13 @@ class Referee:
             raise Refusal("bad_table_settings", detail="turn_time must be 0 to 86400 seconds")
         if hands < 0 or hands > 100_000:
             raise Refusal("bad_table_settings", detail="hands must be 0 to 100000")
-        explicit = test_deal or test_draws or test_dealer is not None
+        explicit = test_deal or test_draws or test_dealer is not None or test_hands
         if explicit and not self.test_mode:
             raise Refusal("test_mode_required")
         if explicit and not test_deal:
-            raise Refusal("bad_table_settings", detail="test_draws and test_dealer need test_deal")
+            raise Refusal(
+                "bad_table_settings", detail="test_draws, test_dealer and test_hands need test_deal"
+            )
         if test_dealer is not None and not 0 <= test_dealer < seat_count:
             raise Refusal(
                 "bad_table_settings", detail=f"test_dealer must be a seat, 0 to {seat_count - 1}"
@@ -398,6 +418,9 @@ class Referee:
             "test_deal": test_deal or None,
             "test_draws": test_draws or None,
             "test_dealer": test_dealer,
+            "test_hands": [
+                {"deal": deal, "draws": draws or None} for deal, draws in (test_hands or [])
+            ],
         }
         table_id = uuid.uuid4().hex[:16]
         table = self._table_from_config(table_id, config, self.now())  # checks the deal
@@ -410,6 +433,8 @@ class Referee:
                     draws=table.test_draws,
                     dealer=table.test_dealer,
                 )
+                for deal, draws in table.test_hands:
+                    Hand(rules, seat_count, deal=deal, draws=draws)
             except EngineError as error:
                 raise Refusal("bad_table_settings", detail=str(error)) from error
         await self.store.create_table(TableRecord(table_id, config, table.created_at))
@@ -439,6 +464,13 @@ class Referee:
             test_deal=None if not deal else [cards(h) for h in deal],
             test_draws=None if not draws else cards(draws),
             test_dealer=config.get("test_dealer"),
+            test_hands=[
+                (
+                    [cards(h) for h in entry["deal"]],
+                    None if not entry.get("draws") else cards(entry["draws"]),
+                )
+                for entry in config.get("test_hands") or []
+            ],
         )
         table.seats = [SeatState() for _ in range(table.seat_count)]
         return table
@@ -567,7 +599,7 @@ class Referee:
         the draw comes, which the engine finds only while applying the action.  Try it on a
         copy first: a command that cannot be applied must never be stored (replaying the
         log would fail, and the referee could not restart)."""
-        if table.test_draws is None or len(table.hand_seeds) != 1:
+        if table.test_draws_of(len(table.hand_seeds) - 1) is None:
             return
         try:
             copy.deepcopy(hand).apply(seat, action)
@@ -649,8 +681,9 @@ class Referee:
             table.session = Session(
                 table.rules,
                 table.seat_count,
-                seed="unused",
+                seed="unused",  # every hand is dealt from its own committed seed
                 hands=table.hands or None,
+                first_dealer=table.test_dealer,  # C5: the deal moves on from a test dealer too
                 record=True,
             )
         elif command.kind == "deal":
@@ -679,10 +712,15 @@ class Referee:
         number = session.hands_played + (
             1 if session.current is not None and session.current.is_over else 0
         )
-        if p.get("test"):
+        test = p.get("test")
+        if test is True or test == 0:
             hand = session.next_hand(
                 deal=table.test_deal, draws=table.test_draws, dealer=table.test_dealer
             )
+            seed = ""
+        elif isinstance(test, int) and test > 0:
+            deal, draws = table.test_hands[test - 1]
+            hand = session.next_hand(deal=deal, draws=draws, dealer=session.dealer_of(number))
             seed = ""
         else:
             seed = p["seed"]
@@ -748,9 +786,11 @@ class Referee:
             return
         if session.is_over:
             return
-        first = session.hands_played == 0 and session.current is None
-        if first and table.test_deal is not None:
+        number = len(table.hand_seeds)
+        if number == 0 and table.test_deal is not None:
             await self._commit(table, "deal", {"test": True})
+        elif 0 < number <= len(table.test_hands):
+            await self._commit(table, "deal", {"test": number})
         else:
             await self._commit(table, "deal", {"seed": secrets.token_hex(32)})
 
