@@ -557,6 +557,8 @@ class Referee:
             if self.closing:
                 raise Refusal("unavailable")
             hand = table.hand
+            if table.status == FINISHED:
+                raise Refusal("hand_over")  # the last hand is over, and with it the session
             if table.status != PLAYING or hand is None:
                 raise Refusal("table_not_playing")
             if expected_seq != table.last_seq:
