@@ -318,6 +318,8 @@ class Referee:
         self.tables: dict[str, Table] = {}
         self.closing = False
         self._timeouts: set[asyncio.Task[None]] = set()
+        self._to_act_key: tuple[int, int, int] | None = None
+        self._to_act: tuple[int, ...] = ()
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -798,7 +800,14 @@ class Referee:
 
     def _emit(self, table: Table, at: float, event: Event) -> None:
         hand = table.hand
-        to_act = hand.seats_to_act() if hand is not None else ()
+        to_act: tuple[int, ...] = ()
+        if hand is not None:
+            # Events are emitted after the command was applied, so they share the state:
+            # compute who may act once per command, not once per event.
+            key = (id(hand), len(hand.history), hand.phase)
+            if self._to_act_key != key:
+                self._to_act_key, self._to_act = key, hand.seats_to_act()
+            to_act = self._to_act
         number = len(table.hand_seeds) - 1
         seq = table.last_seq + 1
         table.log.append(TableEvent(seq, at, number, event, to_act, None))
