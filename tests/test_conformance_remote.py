@@ -20,6 +20,7 @@ import json
 import random
 import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -122,6 +123,15 @@ class Recorder:
     def result(self) -> dict[str, Any] | None:
         result = self.inner.result()
         self.log.append(("result", result))
+        return result
+
+    def next_hand(self, spec: Mapping[str, Any]) -> None:
+        self.inner.next_hand(spec)
+        self.log.append(("next_hand",))
+
+    def session_result(self) -> dict[str, Any]:
+        result = self.inner.session_result()
+        self.log.append(("session", result))
         return result
 
     def close(self) -> None:
@@ -479,3 +489,13 @@ def test_merging_takes_the_full_version_and_notes_leaks_and_disagreements() -> N
     adapter._engine_events(2, 2)
     assert any("seat 0 was shown the secret" in d for d in adapter.discrepancies)
     assert any("seat 2 was told" in d for d in adapter.discrepancies)
+
+
+@pytest.mark.parametrize("ruleset_id", ["pickup", "bhabho-two-left", "team"])
+def test_session_cases_replay_remotely_as_on_the_engine(
+    referee: BackgroundReferee, ruleset_id: str
+) -> None:
+    """C5 and C14-C16: ten hands dealt from explicit deals, the dealer moving on."""
+    path = Path(__file__).resolve().parents[1] / "conformance" / "cases" / "sessions"
+    case = yaml.safe_load((path / f"{ruleset_id}.yaml").read_text(encoding="utf-8"))
+    replay_both(case, referee.target)

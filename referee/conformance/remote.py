@@ -357,6 +357,7 @@ class RemoteAdapter:
         self.players = 0
         self.last_seq = 0
         """The seq of the table's latest event: every action is decided on it."""
+        self._hand_number = 0
         self._case = ""
         self._deal: list[list[str]] = []
         self._tokens: list[str] = []
@@ -427,13 +428,26 @@ class RemoteAdapter:
             draws = [card_str(parse_card(c)) for c in case.get("draws", [])]
         except CardSyntaxError as error:
             raise CaseError(f"draws: {error}") from error
+        later = []
+        for spec in case.get("next_hands", []):
+            try:
+                later_draws = [card_str(parse_card(c)) for c in spec.get("draws", [])]
+            except CardSyntaxError as error:
+                raise CaseError(f"draws: {error}") from error
+            later.append(
+                pb.TestHand(
+                    deal=[pb.SeatCards(cards=cards) for cards in _deal_of(spec)],
+                    draws=later_draws,
+                )
+            )
         request = pb.CreateTableRequest(
             ruleset_id=ruleset_id,
             seat_count=self.players,
-            hands=1,
+            hands=1 + len(later),
             test_deal=[pb.SeatCards(cards=cards) for cards in self._deal],
             test_draws=draws,
             test_dealer=int(case["dealer"]),
+            test_hands=later,
         )
         created = self._call(
             tables.CreateTable,
@@ -595,10 +609,10 @@ class RemoteAdapter:
             out.append(mapped)
         return out
 
-    def _check_deal_events(self) -> None:
+    def _check_deal_events(self, first: int = 1) -> None:
         """Each seat was dealt the case's cards, and saw no other seat's."""
         assert self._streams is not None
-        for seq in range(1, self.last_seq + 1):
+        for seq in range(first, self.last_seq + 1):
             for seat, event in self._streams.at(seq).items():
                 if event.WhichOneof("kind") != "hand_started":
                     continue
@@ -649,6 +663,50 @@ class RemoteAdapter:
         self.last_seq = last
         return self._engine_events(before + 1, last)
 
+    def _catch_up(self) -> int:
+        """Wait until every stream has the table's latest event (a deal, SessionOver)."""
+        assert self._channel is not None and self._streams is not None, "start() first"
+        table = self._call(
+            rpc.TableServiceStub(self._channel).GetTable,
+            pb.GetTableRequest(table_id=self.table_id),
+            "GetTable",
+        ).table
+        self._streams.wait_for(table.last_seq, self.timeout)
+        return int(table.last_seq)
+
+    def next_hand(self, spec: Mapping[str, Any]) -> None:
+        """The referee deals the next test hand itself once the previous hand is over."""
+        before = self.last_seq
+        self.last_seq = self._catch_up()
+        self._deal = _deal_of(spec)
+        self._outcome = None
+        self._hand_number += 1
+        dealt = [
+            seq
+            for seq in range(before + 1, self.last_seq + 1)
+            if self._merged(seq).WhichOneof("kind") == "hand_started"
+        ]
+        if not dealt:
+            raise CaseError("the referee dealt no further hand (is the session over?)")
+        self._check_deal_events(dealt[-1])
+        self._engine_events(dealt[-1], self.last_seq)  # a hand can end at the deal
+
+    def session_result(self) -> dict[str, Any]:
+        self.last_seq = self._catch_up()
+        for seq in range(self.last_seq, 0, -1):
+            event = self._merged(seq)
+            if event.WhichOneof("kind") == "session_over":
+                over = event.session_over
+                return {
+                    "over": True,
+                    "hands_played": over.hands_played,
+                    "bhabhi_counts": list(over.bhabhi_counts),
+                    "losers": list(over.losers),
+                    "chips": list(over.chips),
+                    "pot_left": over.pot_left,
+                }
+        return {"over": False}
+
     def _views(self) -> list[pb.SeatView]:
         assert self._channel is not None, "start() first"
         play = rpc.PlayServiceStub(self._channel)
@@ -660,7 +718,8 @@ class RemoteAdapter:
                 f"GetView (seat {seat})",
                 seat=seat,
             )
-            if response.seq != self.last_seq:
+            moved_on = self._outcome is not None and response.seq > self.last_seq
+            if response.seq != self.last_seq and not moved_on:  # (a session deals on)
                 self._note(f"seat {seat}'s view is at seq {response.seq}, not {self.last_seq}")
             if not response.HasField("view"):
                 raise RemoteError(f"the referee has no view for seat {seat}")
@@ -690,6 +749,8 @@ class RemoteAdapter:
     def result(self) -> dict[str, Any] | None:
         view = self._views()[0]
         shown = outcome_dict(view.result) if view.HasField("result") else None
+        if self._outcome is not None and view.hand_number != self._hand_number:
+            return self._outcome  # the next hand of a session case is dealt already
         if self._outcome is not None and shown != self._outcome:
             self._note(f"HandOver said {self._outcome}, the view says {shown}")
         return self._outcome if self._outcome is not None else shown
@@ -704,6 +765,7 @@ class RemoteAdapter:
         self.table_id = ""
         self.players = 0
         self.last_seq = 0
+        self._hand_number = 0
         self._deal = []
         self._tokens = []
         self._outcome = None
