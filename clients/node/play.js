@@ -429,7 +429,7 @@ class Game {
       const lost = both.find((r) => r.err);
       if (won[0].res.events.some((e) => e.kind === 'session_over')) {
         // The winner ended the session: nothing more is played at this table.
-        await this.refused('table_not_playing (lost a race)', seat, seq, Promise.resolve(lost), 'FAILED_PRECONDITION', 'table_not_playing');
+        await this.refused('hand_over (lost a race)', seat, seq, Promise.resolve(lost), 'FAILED_PRECONDITION', 'hand_over');
       } else {
         await this.refused('stale_seq (lost a race)', seat, seq, Promise.resolve(lost), 'ABORTED', 'stale_seq');
       }
@@ -974,7 +974,7 @@ class Game {
     for (const s of this.seats) await this.view(s.seat);
     await this.view(-1);
     const request = this.actionRequest(0, { kind: PICK_UP, card: '' }, last);
-    await this.refused('table_not_playing', 0, last, this.submit(0, request), 'FAILED_PRECONDITION', 'table_not_playing');
+    await this.refused('hand_over', 0, last, this.submit(0, request), 'FAILED_PRECONDITION', 'hand_over');
     this.inspectAll();
 
     // After the end, a retry still gets its first answer (checked last, so that a failure
