@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.ruleset.commands",
     "referee.server.commands",
     "bhabhi_client.commands",
+    "referee.conformance.commands",
 )
 """Always present: a failure to import one is a bug and must show."""
 OPTIONAL_COMMAND_MODULES: tuple[str, ...] = ("referee.sim.commands",)

@@ -9,6 +9,7 @@ described by ``conformance/schema/case.schema.json``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from referee.cards import card_str
@@ -18,14 +19,36 @@ from referee.ruleset.model import Ruleset
 FORMAT = "bhabhi-case/1"
 
 
-def state_of(hand: Hand) -> dict[str, Any]:
-    """What a case may check at a point: sizes, turn, every seat's legal actions and view."""
+VIEW_OWN_KEYS = (
+    "hand",
+    "known_cards",
+    "out",
+    "out_order",
+    "trick_number",
+    "trick",
+    "led_suit",
+    "trump",
+    "waste_size",
+    "leader",
+    "outcome",
+)
+"""The keys of a seat's view that the rest of a full state does not already say: the view's
+``legal_actions``, ``turn``, ``to_act`` and ``hand_sizes`` repeat the state's, ``seat``,
+``players`` and ``dealer`` the case's.  A large corpus keeps only these (``view_keys``)."""
+
+
+def state_of(hand: Hand, view_keys: Collection[str] | None = None) -> dict[str, Any]:
+    """What a case may check at a point: sizes, turn, every seat's legal actions and view
+    (only ``view_keys`` of each view, when given)."""
+    views = {str(s): hand.view(s).to_dict() for s in range(hand.players)}
+    if view_keys is not None:
+        views = {s: {k: v for k, v in view.items() if k in view_keys} for s, view in views.items()}
     return {
         "hand_sizes": list(hand.hand_sizes()),
         "turn": hand.to_move,
         "to_act": list(hand.seats_to_act()),
         "legal": {str(s): [str(a) for a in hand.legal_actions(s)] for s in range(hand.players)},
-        "views": {str(s): hand.view(s).to_dict() for s in range(hand.players)},
+        "views": views,
     }
 
 
@@ -38,10 +61,13 @@ def export_hand(
     generated: bool = True,
     full_state: bool = False,
     ruleset_source: dict[str, Any] | None = None,
+    view_keys: Collection[str] | None = None,
 ) -> dict[str, Any]:
     """The case of ``hand`` as a plain mapping (dump it as YAML or JSON).
 
     ``ruleset_source`` inlines the resolved ruleset for rulesets that are not bundled.
+    ``view_keys`` keeps only those keys of each view in a full state (``VIEW_OWN_KEYS``
+    drops what the state says already, a third of a generated game's size).
     """
     rules: Ruleset = hand.rules
     replay = Hand(
@@ -60,7 +86,7 @@ def export_hand(
             "events": [e.to_dict() for e in events],
         }
         if full_state:
-            step["state"] = state_of(replay)
+            step["state"] = state_of(replay, view_keys)
         steps.append(step)
     ruleset: dict[str, Any] = {"id": rules.id, "hash": rules.hash}
     if ruleset_source is not None:
@@ -88,7 +114,7 @@ def export_hand(
             dealer=hand.dealer,
             draws=list(hand.draws_made),
         )
-        case["initial_state"] = state_of(start)
+        case["initial_state"] = state_of(start, view_keys)
     case["steps"] = steps
     if replay.outcome is not None:
         case["result"] = replay.outcome.to_dict()

@@ -1,0 +1,445 @@
+"""``bhabhi conformance``: run the cases, report clause coverage, mutation-test, generate.
+
+* ``run [PATH...]`` replays cases (default ``conformance/cases`` and ``conformance/corpus``)
+  on the engine in process, or with ``--target HOST:PORT`` on any referee through its public
+  gRPC API.  Each failure names the file, the case, the step, and what was expected and what
+  happened; the last line is ``N passed, M failed``; the exit status is 0 only when every case
+  passed.  A malformed or unreadable case file is a failed case, never a traceback.
+* ``coverage`` prints the clause x ruleset table and fails when a clause a bundled ruleset
+  follows has no hand-written case.
+* ``mutants`` changes each bundled ruleset in one option at a time and replays its cases on
+  each change; it fails when a change that could alter a game goes unnoticed.
+* ``generate`` writes the regression corpus of generated games.
+
+Exit codes: 0 all good, 1 something failed (a case, a clause, a mutant), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.conformance.runner import (
+    CASES,
+    CORPUS,
+    Adapter,
+    CaseResult,
+    EngineAdapter,
+    Failure,
+    LoadedCase,
+    case_files,
+    is_lines_file,
+    load_cases,
+    read_lines,
+    run_loaded,
+)
+
+if TYPE_CHECKING:
+    from referee.cli import Subparsers
+
+DEFAULT_PATHS = (CASES, CORPUS)
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "conformance",
+        help="replay conformance cases, report coverage, mutation-test the suite",
+        description="The conformance suite: recorded games that any engine or referee must "
+        "replay exactly (conformance/README.md).",
+    )
+    commands = parser.add_subparsers(dest="conformance_command", metavar="COMMAND", required=True)
+
+    run = commands.add_parser(
+        "run",
+        help="replay cases and report every failure",
+        description="Replay conformance cases (.yaml, .yml, .json, or many per .jsonl / "
+        ".jsonl.gz file) on the engine, or on a referee with --target. The last line is "
+        "'N passed, M failed'; the exit status is 0 only when every case passed.",
+    )
+    run.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="case files or folders (default: conformance/cases and conformance/corpus)",
+    )
+    run.add_argument(
+        "--target",
+        metavar="HOST:PORT",
+        help="replay on the referee at HOST:PORT through the public gRPC API (run it with "
+        "--test-mode: cases dictate the deal)",
+    )
+    run.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    run.add_argument(
+        "--quiet", "-q", action="store_true", help="only the failures and the last line"
+    )
+    run.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes for the in-process engine (same results; ignored with --target)",
+    )
+    run.set_defaults(func=run_command)
+
+    coverage = commands.add_parser(
+        "coverage",
+        help="clause x ruleset table of the cases; fails on a clause without a case",
+        description="Count, for every clause of the rules catalogue and every ruleset, the "
+        "hand-written and the generated cases that exercise it. Exit 1 when a clause that a "
+        "bundled ruleset follows has no hand-written case.",
+    )
+    coverage.add_argument(
+        "paths", nargs="*", metavar="PATH", help="case files or folders (default: as for run)"
+    )
+    coverage.add_argument("--json", action="store_true", help="one JSON object")
+    coverage.set_defaults(func=coverage_command)
+
+    mutants = commands.add_parser(
+        "mutants",
+        help="mutation-test the suite: does every one-option change of a ruleset fail a case?",
+        description="For every bundled ruleset, every mutant (one enumerated option set to "
+        "each other value, one boolean flipped, end.max_tricks made small) that validates "
+        "replays the ruleset's cases until one fails. Exit 1 when a mutant that is not "
+        "listed in conformance/equivalent-mutants.yaml survives.",
+    )
+    mutants.add_argument(
+        "paths", nargs="*", metavar="PATH", help="case files or folders (default: as for run)"
+    )
+    mutants.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="ID",
+        help="only this bundled ruleset (repeatable; default: all)",
+    )
+    mutants.add_argument("--jobs", type=int, default=1, metavar="N", help="processes to use")
+    mutants.add_argument(
+        "--equivalents",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the list of equivalent mutants (default: conformance/equivalent-mutants.yaml)",
+    )
+    mutants.add_argument(
+        "--check-equivalents",
+        action="store_true",
+        help="run the listed equivalent mutants too: one that is caught has a wrong reason",
+    )
+    mutants.add_argument(
+        "--verbose", "-v", action="store_true", help="also say which case caught each mutant"
+    )
+    mutants.add_argument("--json", action="store_true", help="one JSON object")
+    mutants.set_defaults(func=mutants_command)
+
+    generate = commands.add_parser(
+        "generate",
+        help="write the regression corpus of generated games",
+        description="Play games of every bundled ruleset with the random and heuristic bots "
+        "(and the special games: partial deals, rare endings, a game at the bound) and write "
+        "them, with legal actions and views at every step, to OUT/<ruleset>.jsonl.gz. "
+        "Deterministic: the same code gives the same bytes.",
+    )
+    generate.add_argument(
+        "--out", type=Path, default=CORPUS, metavar="DIR", help="default: conformance/corpus"
+    )
+    generate.add_argument(
+        "--ruleset", action="append", metavar="ID", help="only this ruleset (repeatable)"
+    )
+    generate.add_argument(
+        "--games-per",
+        action="append",
+        default=[],
+        metavar="ID=N",
+        help="base games for a ruleset instead of the built-in number (repeatable)",
+    )
+    generate.add_argument("--jobs", type=int, default=1, metavar="N", help="processes to use")
+    generate.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if the files differ from what would be generated",
+    )
+    generate.set_defaults(func=generate_command)
+
+
+# --- run ------------------------------------------------------------------------------------
+
+
+def _paths(raw: Sequence[str]) -> list[Path]:
+    """The paths given, or the default folders that exist."""
+    if raw:
+        return [Path(p) for p in raw]
+    return [p for p in DEFAULT_PATHS if p.exists()]
+
+
+Unit = tuple[int, str, int, int]
+"""(file index, file, k, K): the cases of one file whose position i has i % K == k."""
+
+
+def _units(files: Sequence[Path], jobs: int) -> list[Unit]:
+    units: list[Unit] = []
+    for index, path in enumerate(files):
+        stride = 2 * jobs if is_lines_file(path) else 1
+        units.extend((index, str(path), k, stride) for k in range(stride))
+    return units
+
+
+def _load_unit(path: Path, k: int, stride: int) -> list[LoadedCase]:
+    if stride == 1 or not is_lines_file(path):
+        return list(load_cases(path))
+    loaded: list[LoadedCase] = []
+    try:
+        for position, (number, line) in enumerate(read_lines(path)):
+            if position % stride == k:
+                try:
+                    loaded.append(LoadedCase(f"{path}:{number}", json.loads(line)))
+                except ValueError as error:
+                    loaded.append(LoadedCase(f"{path}:{number}", error=f"not a JSON case: {error}"))
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:  # told once, by k == 0
+        if k == 0:
+            loaded.append(LoadedCase(str(path), error=f"cannot read the case file: {error}"))
+    return loaded
+
+
+def run_one(loaded: LoadedCase, adapter: Adapter) -> CaseResult:
+    """One case, timed; an adapter's own reports of API violations (the gRPC adapter's
+    ``discrepancies``) made during it are failures of that case."""
+    notes = getattr(adapter, "discrepancies", None)
+    before = len(notes) if isinstance(notes, list) else 0
+    started = time.perf_counter()
+    result = run_loaded(loaded, adapter)
+    result.seconds = time.perf_counter() - started
+    if isinstance(notes, list):
+        for note in notes[before:]:
+            result.failures.append(Failure(None, f"API discrepancy: {note}"))
+    return result
+
+
+def _run_unit(unit: Unit) -> list[tuple[int, int, CaseResult]]:
+    index, path, k, stride = unit
+    adapter = EngineAdapter()
+    out: list[tuple[int, int, CaseResult]] = []
+    for loaded in _load_unit(Path(path), k, stride):
+        line = loaded.label.rsplit(":", 1)[-1]
+        order = int(line) if is_lines_file(Path(path)) and line.isdigit() else 0
+        out.append((index, order, run_one(loaded, adapter)))
+    return out
+
+
+def run_suite(
+    paths: Sequence[str | Path],
+    adapter: Adapter | None = None,
+    *,
+    jobs: int = 1,
+    on_file: Callable[[str, list[CaseResult]], None] | None = None,
+) -> list[CaseResult]:
+    """Every case under ``paths``, in file order, on ``adapter`` (default: the engine)."""
+    files = list(case_files(paths))
+    results: list[CaseResult] = []
+    if adapter is not None or jobs <= 1:
+        engine = adapter if adapter is not None else EngineAdapter()
+        for path in files:
+            part = [run_one(loaded, engine) for loaded in load_cases(path)]
+            results.extend(part)
+            if on_file:
+                on_file(str(path), part)
+        return results
+    units = _units(files, jobs)
+    collected: list[tuple[int, int, CaseResult]] = []
+    with multiprocessing.Pool(min(jobs, len(units)) or 1) as pool:
+        for unit_results in pool.imap_unordered(_run_unit, units):
+            collected.extend(unit_results)
+    collected.sort(key=lambda item: (item[0], item[1]))
+    for index, path in enumerate(files):
+        of_file = [r for i, _, r in collected if i == index]
+        results.extend(of_file)
+        if on_file:
+            on_file(str(path), of_file)
+    return results
+
+
+def format_failure(result: CaseResult) -> str:
+    lines = [f"FAIL {result.path}: case {result.name!r}"]
+    for failure in result.failures:
+        where = "start/result" if failure.step is None else f"step {failure.step}"
+        lines.append(f"    {where}: {failure.what}")
+    return "\n".join(lines)
+
+
+class _Summary:
+    """Prints each failure as its file is done, and one line per file of many cases or per
+    folder of single-case files (one line per hand-written YAML file would drown them)."""
+
+    def __init__(self, *, quiet: bool) -> None:
+        self.quiet = quiet
+        self.group = ""
+        self.passed = 0
+        self.failed = 0
+
+    def add(self, path: str, results: list[CaseResult]) -> None:
+        group = path if is_lines_file(Path(path)) else str(Path(path).parent) + "/"
+        if group != self.group:
+            self.flush()
+            self.group, self.passed, self.failed = group, 0, 0
+        for result in results:
+            if not result.passed:
+                print(format_failure(result), flush=True)
+        failed = sum(1 for r in results if not r.passed)
+        self.passed += len(results) - failed
+        self.failed += failed
+
+    def flush(self) -> None:
+        if self.group and not self.quiet:
+            print(f"{self.group}: {self.passed} passed, {self.failed} failed", flush=True)
+        self.group = ""
+
+
+def run_command(args: argparse.Namespace) -> int:
+    paths = _paths(args.paths)
+    if not paths:
+        return _usage("no cases: give a PATH (the default folders do not exist)")
+    if args.jobs < 1:
+        return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    adapter: Adapter | None = None
+    if args.target:
+        try:
+            from referee.conformance.remote import RemoteAdapter
+        except ImportError as error:
+            return _usage(f"the gRPC adapter is not available: {error}")
+        adapter = RemoteAdapter(args.target)
+
+    summary = _Summary(quiet=args.quiet)
+    started = time.perf_counter()
+    results = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add)
+    summary.flush()
+    if args.junit:
+        from referee.conformance.junit import write_junit
+
+        try:
+            write_junit(args.junit, results)
+        except OSError as error:
+            print(f"bhabhi conformance run: cannot write {args.junit}: {error}", file=sys.stderr)
+    passed = sum(1 for r in results if r.passed)
+    failed = len(results) - passed
+    if not results:
+        print("no cases found under " + ", ".join(map(str, paths)), file=sys.stderr)
+    elif not args.quiet:
+        print(f"({time.perf_counter() - started:.1f} s)")
+    print(f"{passed} passed, {failed} failed")
+    return 0 if results and not failed else 1
+
+
+def _usage(message: str) -> int:
+    print(f"bhabhi conformance: error: {message}", file=sys.stderr)
+    return 2
+
+
+# --- coverage -------------------------------------------------------------------------------
+
+
+def coverage_command(args: argparse.Namespace) -> int:
+    from referee.conformance.coverage import count_facts, format_table, scan, to_json
+    from referee.ruleset.loader import RulesetError, bundled_ruleset_paths, load_ruleset
+
+    required: dict[str, tuple[str, ...]] = {}
+    for ruleset_id in sorted(bundled_ruleset_paths()):
+        try:
+            required[ruleset_id] = load_ruleset(ruleset_id).clauses
+        except RulesetError as error:
+            return _usage(f"bundled ruleset {ruleset_id!r} does not load: {error}")
+    coverage = count_facts(scan(_paths(args.paths)), required)
+    missing = coverage.missing()
+    if args.json:
+        print(json.dumps(to_json(coverage), sort_keys=True))
+        return 1 if missing else 0
+    print(format_table(coverage))
+    if coverage.unreadable:
+        print(f"\n{len(coverage.unreadable)} cases not counted (unreadable or malformed):")
+        for label in coverage.unreadable[:20]:
+            print(f"  {label}")
+    if missing:
+        print(f"\n{len(missing)} clauses of bundled rulesets without a hand-written case:")
+        by_ruleset: dict[str, list[str]] = {}
+        for ruleset, clause in missing:
+            by_ruleset.setdefault(ruleset, []).append(clause)
+        for ruleset, clauses in by_ruleset.items():
+            print(f"  {ruleset}: {', '.join(clauses)}")
+        return 1
+    print("\nevery clause of every bundled ruleset has a hand-written case")
+    return 0
+
+
+# --- mutants --------------------------------------------------------------------------------
+
+
+def mutants_command(args: argparse.Namespace) -> int:
+    from referee.conformance import mutants
+    from referee.ruleset.loader import bundled_ruleset_paths
+
+    if args.jobs < 1:
+        return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    known = bundled_ruleset_paths()
+    for ruleset_id in args.ruleset or []:
+        if ruleset_id not in known:
+            return _usage(f"no bundled ruleset {ruleset_id!r} (known: {', '.join(sorted(known))})")
+    try:
+        report = mutants.run_mutants(
+            _paths(args.paths),
+            args.ruleset,
+            jobs=args.jobs,
+            equivalents=args.equivalents or mutants.EQUIVALENTS,
+            check_equivalents=args.check_equivalents,
+        )
+    except ValueError as error:
+        return _usage(str(error))
+    if args.json:
+        print(json.dumps(mutants.report_json(report), sort_keys=True))
+    else:
+        print(mutants.format_report(report, verbose=args.verbose))
+    return 0 if report.ok else 1
+
+
+# --- generate -------------------------------------------------------------------------------
+
+
+def generate_command(args: argparse.Namespace) -> int:
+    from referee.conformance import corpus
+    from referee.ruleset.loader import bundled_ruleset_paths
+
+    if args.jobs < 1:
+        return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    known = bundled_ruleset_paths()
+    games: dict[str, int] = {}
+    for item in args.games_per:
+        ruleset_id, _, number = item.partition("=")
+        if ruleset_id not in known or not number.isdigit() or int(number) < 1:
+            return _usage(f"--games-per expects ID=N with a bundled ruleset id, not {item!r}")
+        games[ruleset_id] = int(number)
+    for ruleset_id in args.ruleset or []:
+        if ruleset_id not in known:
+            return _usage(f"no bundled ruleset {ruleset_id!r} (known: {', '.join(sorted(known))})")
+
+    def show(written: corpus.Written) -> None:
+        state = ("differs" if written.changed else "same") if args.check else "written"
+        missing = f"; not found: {', '.join(written.missing)}" if written.missing else ""
+        print(
+            f"{written.ruleset:<20} {written.games:>5} games {written.steps:>7} steps "
+            f"{written.size / 1e6:6.2f} MB  {state}{missing}",
+            flush=True,
+        )
+
+    results = corpus.generate(
+        args.out, args.ruleset, games, jobs=args.jobs, check=args.check, progress=show
+    )
+    total = sum(w.games for w in results)
+    size = sum(w.size for w in results)
+    print(f"{total} games, {size / 1e6:.1f} MB in {args.out}")
+    if args.check and any(w.changed for w in results):
+        print("the corpus differs from what the generator writes now", file=sys.stderr)
+        return 1
+    return 0

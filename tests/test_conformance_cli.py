@@ -1,0 +1,451 @@
+"""``bhabhi conformance run / coverage / mutants / generate`` on small temporary folders.
+
+What a CI job relies on: the exit status (0 only when everything passed), the last line
+``N passed, M failed``, a failure that names the file, the case, the step and what was
+expected, a malformed file reported as a failed case (never a traceback), and a JUnit
+report any CI system reads.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import random
+import sys
+import types
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from referee.cli import main
+from referee.conformance import mutants
+from referee.conformance.coverage import CLAUSES, is_clause
+from referee.conformance.export import export_hand
+from referee.conformance.runner import (
+    STATE_CHECKS,
+    EngineAdapter,
+    LoadedCase,
+    load_cases,
+    run_case,
+    validate_case,
+)
+from referee.engine import Hand
+from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
+from referee.sim.bots import RandomBot
+from referee.sim.play import play_hand
+
+SCHEMA = Path(__file__).resolve().parents[1] / "conformance" / "schema" / "case.schema.json"
+
+
+def played(ruleset: str = "bhabho", players: int = 3, seed: str = "cli", **rules: Any) -> Hand:
+    hand = Hand(load_ruleset(ruleset), players, seed=seed, dealer=0)
+    play_hand(hand, [RandomBot()] * players, random.Random(seed))
+    return hand
+
+
+def passing_case(name: str = "passing", **kwargs: Any) -> dict[str, Any]:
+    return export_hand(played(**kwargs), name=name, full_state=True, generated=False)
+
+
+def failing_case() -> dict[str, Any]:
+    case = passing_case("failing")
+    event = case["steps"][1]["events"][0]
+    assert event["kind"] == "card_played"
+    event["seat"] = (event["seat"] + 1) % case["players"]
+    return case
+
+
+def write_yaml(path: Path, case: Any) -> Path:
+    path.write_text(yaml.safe_dump(case, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def last_line(text: str) -> str:
+    return text.strip().splitlines()[-1]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["conformance", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# --- run ------------------------------------------------------------------------------------
+
+
+def test_all_passing_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_yaml(tmp_path / "ok.yaml", passing_case())
+    (tmp_path / "ok.json").write_text(json.dumps(passing_case("json", seed="j")))
+    code, out, _ = run(capsys, "run", str(tmp_path))
+    assert code == 0
+    assert last_line(out) == "2 passed, 0 failed"
+
+
+def test_failures_are_reported_with_file_case_step_expected_and_actual(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_yaml(tmp_path / "a-ok.yaml", passing_case())
+    failing = write_yaml(tmp_path / "b-failing.yaml", failing_case())
+    (tmp_path / "c-broken.yaml").write_text("format: [unclosed\n", encoding="utf-8")
+    write_yaml(tmp_path / "d-not-a-case.yaml", {"format": "bhabhi-case/1", "name": "x"})
+    (tmp_path / "e-list.yaml").write_text("- 1\n- 2\n", encoding="utf-8")
+    code, out, err = run(capsys, "run", str(tmp_path))
+    assert code == 1
+    assert last_line(out) == "1 passed, 4 failed"
+    assert "Traceback" not in out + err
+    assert f"FAIL {failing}: case 'failing'" in out
+    assert "step 1: seat" in out and "expected" in out and "got" in out
+    assert "cannot read the case file" in out  # the YAML syntax error
+    assert "malformed case: (root): 'generated' is a required property" in out
+
+
+def test_json_lines_files_hold_many_cases_one_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = [json.dumps(passing_case()), "", json.dumps(failing_case()), "{not json"]
+    path = tmp_path / "many.jsonl.gz"
+    path.write_bytes(gzip.compress("\n".join(lines).encode()))
+    (tmp_path / "plain.jsonl").write_text(json.dumps(passing_case("plain")) + "\n")
+    code, out, _ = run(capsys, "run", str(tmp_path))
+    assert code == 1
+    assert last_line(out) == "2 passed, 2 failed"
+    assert f"FAIL {path}:3: case 'failing'" in out
+    assert f"{path}:4" in out and "not a JSON case" in out
+
+
+def test_a_corrupt_gzip_file_is_one_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
+    code, out, err = run(capsys, "run", str(tmp_path))
+    assert code == 1 and "Traceback" not in out + err
+    assert last_line(out) == "0 passed, 1 failed"
+
+
+def test_a_missing_path_is_a_failure_and_no_cases_is_not_a_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "run", str(tmp_path / "nowhere.yaml"))
+    assert code == 1 and last_line(out) == "0 passed, 1 failed"
+    (tmp_path / "empty").mkdir()
+    code, out, err = run(capsys, "run", str(tmp_path / "empty"))
+    assert code == 1 and last_line(out) == "0 passed, 0 failed" and "no cases" in err
+
+
+def test_quiet_prints_only_failures_and_the_last_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_yaml(tmp_path / "ok.yaml", passing_case())
+    code, out, _ = run(capsys, "run", "--quiet", str(tmp_path))
+    assert code == 0 and out.strip() == "1 passed, 0 failed"
+
+
+def test_jobs_give_the_same_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cases = [json.dumps(passing_case(f"c{i}", seed=f"s{i}")) for i in range(5)]
+    cases.insert(2, json.dumps(failing_case()))
+    (tmp_path / "x.jsonl.gz").write_bytes(gzip.compress("\n".join(cases).encode()))
+    write_yaml(tmp_path / "y.yaml", passing_case("y"))
+    one = run(capsys, "run", "--quiet", str(tmp_path))
+    two = run(capsys, "run", "--quiet", "--jobs", "2", str(tmp_path))
+    assert one == two
+    assert last_line(one[1]) == "6 passed, 1 failed"
+
+
+def test_junit_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    write_yaml(cases / "ok.yaml", passing_case())
+    write_yaml(cases / "bad.yaml", failing_case())
+    report = tmp_path / "report.xml"
+    code, _, _ = run(capsys, "run", "--junit", str(report), str(cases))
+    assert code == 1
+    root = ET.parse(report).getroot()
+    assert root.tag == "testsuites" and root.get("tests") == "2" and root.get("failures") == "1"
+    testcases = root.findall("./testsuite/testcase")
+    assert sorted(t.get("name") or "" for t in testcases) == ["failing", "passing"]
+    failure = next(t for t in testcases if t.get("name") == "failing").find("failure")
+    assert failure is not None
+    assert (failure.get("message") or "").startswith("step 1: seat")
+    assert "bad.yaml" in (failure.text or "")
+
+
+def test_junit_escapes_what_xml_cannot_hold() -> None:
+    from referee.conformance.junit import junit_xml
+    from referee.conformance.runner import CaseResult, Failure
+
+    result = CaseResult('a "<case>" & \x01', "dir/x.yaml", [Failure(3, "expected <\x02>")])
+    root = ET.fromstring(junit_xml([result]))
+    case = root.find("./testsuite/testcase")
+    assert case is not None and case.get("classname") == "dir.x"
+    assert case.get("name") == 'a "<case>" & \ufffd'
+
+
+def test_target_uses_the_remote_adapter_lazily(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    targets: list[str] = []
+
+    class FakeRemote(EngineAdapter):
+        """The engine behind the remote adapter's face, reporting one API violation."""
+
+        def __init__(self, target: str) -> None:
+            super().__init__()
+            targets.append(target)
+            self.discrepancies: list[str] = []
+
+        def result(self) -> dict[str, Any] | None:
+            if self.hand is not None and self.hand.is_over and not self.discrepancies:
+                self.discrepancies.append("seat 1 saw seat 0's hand")
+            return super().result()
+
+    fake = types.ModuleType("referee.conformance.remote")
+    fake.RemoteAdapter = FakeRemote  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "referee.conformance.remote", fake)
+    write_yaml(tmp_path / "ok.yaml", passing_case())
+    code, out, _ = run(capsys, "run", "--target", "example:50051", str(tmp_path))
+    assert targets == ["example:50051"]
+    assert code == 1 and "API discrepancy: seat 1 saw seat 0's hand" in out
+
+
+# --- the runner's pieces ----------------------------------------------------------------------
+
+
+def test_state_checks_follow_the_schema() -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert set(STATE_CHECKS) == set(schema["$defs"]["state"]["properties"])
+
+
+def test_state_and_event_problems_are_reported() -> None:
+    case = passing_case()
+    case["steps"][0]["state"]["hand_size"] = [1]
+    case["steps"][0]["state"]["turn"] = "north"
+    case["steps"][1]["events"][0] = {"kind": "exploded"}
+    problems = validate_case(case)
+    assert any("steps.0.state: unknown key 'hand_size'" in p for p in problems)
+    assert any("steps.0.state.turn: expected an integer or null" in p for p in problems)
+    assert any("steps.1.events.0.kind: 'exploded'" in p for p in problems)
+
+
+def test_an_adapter_that_crashes_fails_the_case_at_its_step() -> None:
+    class Crashing(EngineAdapter):
+        def act(self, seat: int, action: str) -> list[dict[str, Any]]:
+            if self._hand().trick_number >= 1:
+                raise RuntimeError("boom")
+            return super().act(seat, action)
+
+    result = run_case(passing_case(), Crashing())
+    assert not result.passed
+    failure = result.failures[0]
+    assert failure.step is not None and "RuntimeError: boom" in failure.what
+
+
+def test_the_substitute_ruleset_skips_the_hash_check() -> None:
+    case = passing_case()
+    changed = load_ruleset("bhabho-own-turn")  # another ruleset, another hash
+    result = run_case(case, EngineAdapter(changed))
+    assert all("hash" not in f.what for f in result.failures)
+
+
+# --- coverage -------------------------------------------------------------------------------
+
+
+def tiny_rules(tmp_path: Path, clauses: list[str]) -> Path:
+    """A rules folder holding one small pick-up ruleset (five ranks), for quick games."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    data = dict(load_ruleset("pickup").source)
+    data["id"] = "tiny"
+    data["clauses"] = clauses
+    data["deck"] = {**data["deck"], "ranks": ["10", "J", "Q", "K", "A"]}
+    data["players"] = {**data["players"], "max": 5}
+    (rules / "tiny.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return rules
+
+
+def tiny_case(name: str, seed: str, *, generated: bool, clauses: list[str]) -> dict[str, Any]:
+    hand = Hand(load_ruleset("tiny"), 3, seed=seed, dealer=0)
+    play_hand(hand, [RandomBot()] * 3, random.Random(seed))
+    return export_hand(hand, name=name, generated=generated, clauses=clauses, full_state=True)
+
+
+def test_coverage_counts_hand_written_and_generated_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BHABHI_RULES_DIR", str(tiny_rules(tmp_path, ["C1", "C7", "P1"])))
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    write_yaml(cases / "a.yaml", tiny_case("a", "a", generated=False, clauses=["C1", "C7"]))
+    write_yaml(cases / "b.yaml", tiny_case("b", "b", generated=True, clauses=["C1", "P1"]))
+    write_yaml(cases / "c.yaml", tiny_case("c", "c", generated=False, clauses=["C7"]))
+    code, out, _ = run(capsys, "coverage", "--json", str(cases))
+    data = json.loads(out)
+    assert code == 1
+    assert data["clauses"]["C1"]["tiny"] == {"hand_written": 1, "generated": 1, "required": True}
+    assert data["clauses"]["C7"]["tiny"] == {"hand_written": 2, "generated": 0, "required": True}
+    assert data["missing"] == [{"ruleset": "tiny", "clause": "P1"}]  # generated does not count
+    code, out, _ = run(capsys, "coverage", str(cases))
+    assert code == 1 and "tiny: P1" in out and "0+1!" in out
+
+
+def test_coverage_passes_when_every_clause_has_a_hand_written_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BHABHI_RULES_DIR", str(tiny_rules(tmp_path, ["C1", "C7"])))
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    write_yaml(cases / "a.yaml", tiny_case("a", "a", generated=False, clauses=["C1", "C7"]))
+    (cases / "broken.yaml").write_text(":\n- [", encoding="utf-8")
+    code, out, _ = run(capsys, "coverage", str(cases))
+    assert code == 0
+    assert "1 cases not counted" in out
+
+
+def test_clause_ids_match_the_schema_pattern() -> None:
+    assert len(CLAUSES) == 40 and all(is_clause(c) for c in CLAUSES)
+    assert not is_clause("C17") and not is_clause("B0")
+
+
+# --- mutants --------------------------------------------------------------------------------
+
+
+def test_schema_options_are_found_by_walking_the_schema() -> None:
+    options = dict(mutants.schema_options())
+    assert options[("off_suit", "play")] == ["pickup", "discard", "tochoo"]
+    assert options[("end", "two_left_pickup_loses")] == [False, True]
+    assert options[("end", "max_tricks")] == [mutants.SMALL_MAX_TRICKS]
+    assert ("deck", "ranks") not in options  # a list, not one value
+
+
+def test_mutants_that_do_not_validate_are_skipped() -> None:
+    found = mutants.mutants_of(load_ruleset("pickup"), mutants.schema_options())
+    invalid = {(m.option, m.value) for m, _ in found.invalid}
+    assert ("trump", "first_off_suit_card") in invalid  # P1: nobody plays off-suit
+    assert ("players.teams", "partners_opposite") in invalid  # three players
+    valid = {(m.option, m.value) for m, _ in found.valid}
+    assert ("direction", "clockwise") in valid and ("end.max_tricks", 10) in valid
+
+
+def test_every_listed_equivalent_mutant_exists() -> None:
+    """Each entry of conformance/equivalent-mutants.yaml names a valid mutant, so that a
+    renamed option or a changed ruleset cannot leave a stale excuse behind."""
+    options = mutants.schema_options()
+    valid = {
+        m.key()
+        for ruleset in bundled_ruleset_paths()
+        for m, _ in mutants.mutants_of(load_ruleset(ruleset), options).valid
+    }
+    listed = mutants.load_equivalents()
+    assert listed
+    stale = [
+        e.mutant.label
+        for e in listed
+        if e.mutant.key() not in valid
+        and not mutants.is_current(load_ruleset(e.mutant.ruleset).source, e.mutant)
+    ]
+    assert stale == []
+    assert all(len(e.reason) > 40 for e in listed)
+
+
+def test_mutants_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BHABHI_RULES_DIR", str(tiny_rules(tmp_path, ["C1"])))
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    lines = [
+        json.dumps(tiny_case(f"g{i}", f"g{i}", generated=True, clauses=["C1"])) for i in range(4)
+    ]
+    (cases / "tiny.jsonl.gz").write_bytes(gzip.compress("\n".join(lines).encode()))
+    equivalents = tmp_path / "equivalent.yaml"
+    entries = [
+        {
+            "ruleset": "tiny",
+            "option": "deal.dealer_moves",
+            "value": ["clockwise", "with_play"],
+            "reason": "a case is one hand",
+        },
+        {"ruleset": ["tiny"], "option": "take_hand.from", "value": "right", "reason": "never"},
+        {"ruleset": "tiny", "option": "trump", "value": "first_off_suit_card", "reason": "x"},
+    ]
+    equivalents.write_text(yaml.safe_dump(entries), encoding="utf-8")
+    code, out, _ = run(capsys, "mutants", "--json", "--equivalents", str(equivalents), str(cases))
+    report = json.loads(out)
+    assert report["total"] == len([v for v in report["verdicts"] if v["equivalent"] is None])
+    verdicts = {(v["option"], json.dumps(v["value"])): v for v in report["verdicts"]}
+    assert verdicts[("direction", '"clockwise"')]["caught"]
+    assert verdicts[("end.max_tricks", "10")]["caught"]
+    assert ("deal.dealer_moves", '"clockwise"') not in verdicts  # listed: not run
+    assert {e["option"] for e in report["equivalent"]} == {"deal.dealer_moves", "take_hand.from"}
+    assert report["stale_equivalents"] == [
+        {"ruleset": "tiny", "option": "trump", "value": "first_off_suit_card"}
+    ]
+    assert code == (1 if report["survivors"] or report["stale_equivalents"] else 0)
+    assert code == 1 or not report["survivors"]
+
+    # Text output, and a wrong equivalence caught by --check-equivalents.
+    entries.append(
+        {"ruleset": "tiny", "option": "direction", "value": "clockwise", "reason": "wrongly listed"}
+    )
+    equivalents.write_text(yaml.safe_dump(entries), encoding="utf-8")
+    code, out, _ = run(
+        capsys, "mutants", "--check-equivalents", "--equivalents", str(equivalents), str(cases)
+    )
+    assert code == 1
+    assert "a case tells them apart" in out and "tiny: direction = clockwise" in out
+    assert "mutants caught" in last_line(out)
+
+
+def test_mutants_rejects_an_unknown_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "mutants", "--ruleset", "no-such-ruleset")
+    assert code == 2 and "no bundled ruleset" in err
+
+
+# --- generate -------------------------------------------------------------------------------
+
+
+def test_generate_writes_a_corpus_that_passes_and_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "corpus"
+    argv = ["--out", str(out), "--ruleset", "discard", "--games-per", "discard=3"]
+    code, text, _ = run(capsys, "generate", *argv)
+    assert code == 0 and (out / "discard.jsonl.gz").is_file()
+    cases = [c.case for c in load_cases(out / "discard.jsonl.gz")]
+    assert all(c["generated"] is True for c in cases)
+    assert {c["name"].split("/")[1][:4] for c in cases} >= {"0000", "0001", "0002"}
+    assert all(
+        "legal" in s["state"] and "views" in s["state"]
+        for c in cases
+        for s in c["steps"]
+        if "refused" not in s
+    )
+    code, text, _ = run(capsys, "run", "--quiet", str(out))
+    assert code == 0 and last_line(text) == f"{len(cases)} passed, 0 failed"
+    code, text, _ = run(capsys, "generate", "--check", *argv)
+    assert code == 0 and "same" in text
+    (out / "discard.jsonl.gz").write_bytes(gzip.compress(b"{}\n"))
+    code, _, err = run(capsys, "generate", "--check", *argv)
+    assert code == 1 and "differs" in err
+
+
+def test_generate_rejects_bad_games_per(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "generate", "--games-per", "discard=none")
+    assert code == 2 and "ID=N" in err
+
+
+def test_loaded_cases_keep_their_line_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"a": 1}\n\n{"b": 2}\n', encoding="utf-8")
+    assert [c.label for c in load_cases(path)] == [f"{path}:1", f"{path}:3"]
+    assert isinstance(next(iter(load_cases(path))), LoadedCase)
+
+
+def test_a_failing_case_is_not_mutated_by_the_run(tmp_path: Path) -> None:
+    case = failing_case()
+    before = copy.deepcopy(case)
+    run_case(case, EngineAdapter())
+    assert case == before
