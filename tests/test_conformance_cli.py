@@ -262,6 +262,7 @@ def tiny_rules(tmp_path: Path, clauses: list[str]) -> Path:
     data["clauses"] = clauses
     data["deck"] = {**data["deck"], "ranks": ["10", "J", "Q", "K", "A"]}
     data["players"] = {**data["players"], "max": 5}
+    data["end"] = {**data["end"], "max_tricks": 60}  # pick-up games may cycle: keep them short
     (rules / "tiny.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return rules
 
