@@ -358,6 +358,7 @@ class RemoteAdapter:
         self.last_seq = 0
         """The seq of the table's latest event: every action is decided on it."""
         self._hand_number = 0
+        self._hand_started_seq = 0
         self._case = ""
         self._deal: list[list[str]] = []
         self._tokens: list[str] = []
@@ -599,6 +600,10 @@ class RemoteAdapter:
         out: list[dict[str, Any]] = []
         for seq in range(first, last + 1):
             event = self._merged(seq)
+            if event.WhichOneof("kind") == "hand_started" and seq > self._hand_started_seq:
+                if out or first > self._hand_started_seq + 1:
+                    break  # a session's next hand, dealt with the move that ended this one
+                self._hand_started_seq = seq
             if event.WhichOneof("kind") == "turn_timed_out":
                 self._note(f"seq {seq}: a turn timed out at a table without a clock")
             mapped = event_dict(event)
@@ -676,20 +681,20 @@ class RemoteAdapter:
 
     def next_hand(self, spec: Mapping[str, Any]) -> None:
         """The referee deals the next test hand itself once the previous hand is over."""
-        before = self.last_seq
         self.last_seq = self._catch_up()
         self._deal = _deal_of(spec)
         self._outcome = None
         self._hand_number += 1
         dealt = [
             seq
-            for seq in range(before + 1, self.last_seq + 1)
+            for seq in range(self._hand_started_seq + 1, self.last_seq + 1)
             if self._merged(seq).WhichOneof("kind") == "hand_started"
         ]
         if not dealt:
             raise CaseError("the referee dealt no further hand (is the session over?)")
+        self._hand_started_seq = dealt[-1]
         self._check_deal_events(dealt[-1])
-        self._engine_events(dealt[-1], self.last_seq)  # a hand can end at the deal
+        self._engine_events(dealt[-1] + 1, self.last_seq)  # a hand can end at the deal
 
     def session_result(self) -> dict[str, Any]:
         self.last_seq = self._catch_up()
@@ -766,6 +771,7 @@ class RemoteAdapter:
         self.players = 0
         self.last_seq = 0
         self._hand_number = 0
+        self._hand_started_seq = 0
         self._deal = []
         self._tokens = []
         self._outcome = None

@@ -571,7 +571,12 @@ class Referee:
             await self._commit(
                 table,
                 "action",
-                {"seat": seat, "action": str(action), "request_id": request_id},
+                {
+                    "seat": seat,
+                    "action": str(action),
+                    "request_id": request_id,
+                    "next_seed": secrets.token_hex(32),
+                },
             )
             last = table.last_seq
             await self._deal_if_due(table)
@@ -703,6 +708,12 @@ class Referee:
                 self._emit(table, at, event)
             if hand.is_over:
                 self._hand_over(table, at)
+                if "next_seed" in p:
+                    # The seed of the next hand travels with the move that may end this one,
+                    # so that the move and the next deal are one durable command: the last
+                    # move of a hand waits for one commit, not two. (Older logs without it
+                    # are dealt by _deal_if_due.)
+                    self._deal_next(table, at, p["next_seed"])
             if command.kind == "action":  # after _hand_over: a retry gets SessionEnded too
                 table.answers[(p["seat"], p["request_id"])] = Answer(
                     fingerprint(action), first, table.last_seq
@@ -781,6 +792,16 @@ class Referee:
                 ),
             )
 
+    def _deal_next(self, table: Table, at: float, seed: str) -> None:
+        session = table.session
+        if table.status != PLAYING or session is None or session.is_over:
+            return
+        number = len(table.hand_seeds)
+        if 0 < number <= len(table.test_hands):
+            self._deal(table, at, {"test": number})
+        else:
+            self._deal(table, at, {"seed": seed})
+
     async def _deal_if_due(self, table: Table) -> None:
         """Deal the next hand when the table is playing and no hand is in progress."""
         session = table.session
@@ -848,7 +869,11 @@ class Referee:
                 self._check_draws(table, hand, seat, action)
             except Refusal:
                 return  # the test draws cannot follow this action; the seat must choose
-            await self._commit(table, "timeout", {"seat": seat, "action": str(action)})
+            await self._commit(
+                table,
+                "timeout",
+                {"seat": seat, "action": str(action), "next_seed": secrets.token_hex(32)},
+            )
             await self._deal_if_due(table)
         self._arm_clock(table)
 
