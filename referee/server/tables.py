@@ -793,31 +793,20 @@ class Referee:
             )
 
     def _deal_next(self, table: Table, at: float, seed: str) -> None:
-        session = table.session
-        if table.status != PLAYING or session is None or session.is_over:
-            return
-        number = len(table.hand_seeds)
-        if 0 < number <= len(table.test_hands):
-            self._deal(table, at, {"test": number})
-        else:
-            self._deal(table, at, {"seed": seed})
+        if self._deal_due(table):
+            self._deal(table, at, _next_deal(table, seed))
 
     async def _deal_if_due(self, table: Table) -> None:
         """Deal the next hand when the table is playing and no hand is in progress."""
+        if self._deal_due(table):
+            await self._commit(table, "deal", _next_deal(table, secrets.token_hex(32)))
+
+    @staticmethod
+    def _deal_due(table: Table) -> bool:
         session = table.session
-        if table.status != PLAYING or session is None:
-            return
-        if session.current is not None and not session.current.is_over:
-            return
-        if session.is_over:
-            return
-        number = len(table.hand_seeds)
-        if number == 0 and table.test_deal is not None:
-            await self._commit(table, "deal", {"test": True})
-        elif 0 < number <= len(table.test_hands):
-            await self._commit(table, "deal", {"test": number})
-        else:
-            await self._commit(table, "deal", {"seed": secrets.token_hex(32)})
+        if table.status != PLAYING or session is None or session.is_over:
+            return False
+        return session.current is None or session.current.is_over
 
     def _emit(self, table: Table, at: float, event: Event) -> None:
         hand = table.hand
@@ -876,6 +865,16 @@ class Referee:
             )
             await self._deal_if_due(table)
         self._arm_clock(table)
+
+
+def _next_deal(table: Table, seed: str) -> dict[str, Any]:
+    """The payload of the next deal: a test table's explicit hands first, then ``seed``."""
+    number = len(table.hand_seeds)
+    if number == 0 and table.test_deal is not None:
+        return {"test": True}
+    if 0 < number <= len(table.test_hands):
+        return {"test": number}
+    return {"seed": seed}
 
 
 def default_action(hand: Hand, seat: int) -> Action:

@@ -14,6 +14,7 @@ whenever the seat may act it fetches the view, decides, and submits with the vie
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -285,21 +286,12 @@ async def run_bot(
     back a seat it held.  With ``auto_start`` it deals once every seat is taken.  ``delay``
     (seconds) paces it so that a person at the table can follow.
     """
-    if isinstance(target, Client):
-        return await _run_bot(
-            target,
-            table_id,
-            name,
-            strategy,
-            seat,
-            token,
-            seed,
-            auto_start,
-            delay,
-            on_event,
-            on_join,
+    async with contextlib.AsyncExitStack() as stack:
+        client = (
+            target
+            if isinstance(target, Client)
+            else await stack.enter_async_context(Client(target))
         )
-    async with Client(target) as client:
         return await _run_bot(
             client,
             table_id,
