@@ -8,13 +8,26 @@ included, so nothing else needs storing.  ``append`` returns only once the recor
 durable; the referee acknowledges an action only after that.
 
 A command number is unique per table: a second append of the same number is a
-``ConflictError`` (several replicas racing for one table rely on it, see issue 5).
+``ConflictError``.  That one rule is what lets several referee replicas share one store
+(PostgreSQL) without locks: two replicas racing for a table's next number cannot both win,
+and the loser catches up with ``load_commands`` and checks its request again.
+
+Three small additions serve replicas and are harmless to a store only one process uses:
+
+* ``append`` records two hints about the table, kept on the table's row: its status after
+  the command when the referee knows it (``open`` tables are what ``load_tables(status=)``
+  lists), and ``wake_at``, the latest moment a referee should look at the table again (a turn
+  clock).  ``due_tables`` finds tables whose wake-up has passed, so that a clock still fires
+  when the replica that armed it died; ``clear_wake`` drops a wake-up that turned out idle.
+* ``listen`` tells the referee about commands appended by anyone (another replica included),
+  so that watchers connected anywhere get every event promptly.  A store that only one
+  process writes (``shared`` is false) has nothing to tell.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,8 +68,16 @@ class RulesetRecord:
     registered_at: float
 
 
+Listener = Callable[[str, int, "CommandRecord | None"], None]
+"""Called (on the event loop) with a table id, a command number just committed, and the
+command itself when the store could carry it along (else ``None``: load it)."""
+
+
 class Store(ABC):
     """The storage interface. All methods are coroutines; none blocks the event loop."""
+
+    shared: bool = False
+    """True when other processes (referee replicas) may write the same store."""
 
     @abstractmethod
     async def open(self) -> None:
@@ -71,13 +92,38 @@ class Store(ABC):
         """Store a new table, durably. ConflictError if the id exists."""
 
     @abstractmethod
-    async def append(self, command: CommandRecord) -> None:
+    async def append(
+        self,
+        command: CommandRecord,
+        *,
+        table_status: str | None = None,
+        wake_at: float | None = None,
+    ) -> None:
         """Store one command, durably, before returning. ConflictError if its number is
-        taken for that table."""
+        taken for that table.  In the same transaction the table's row takes
+        ``table_status`` (unless None: unchanged) and ``wake_at`` (None: no wake-up)."""
 
     @abstractmethod
-    async def load_tables(self) -> list[TableRecord]:
-        """Every table, oldest first."""
+    async def load_tables(self, *, status: str | None = None) -> list[TableRecord]:
+        """Every table (or those whose last recorded status is ``status``), oldest first."""
+
+    @abstractmethod
+    async def load_table(self, table_id: str) -> TableRecord | None:
+        """One table, or None if there is no such table."""
+
+    @abstractmethod
+    async def due_tables(self, now: float, limit: int = 100) -> list[tuple[str, float]]:
+        """Up to ``limit`` (table id, wake_at) pairs with ``wake_at <= now``, earliest first."""
+
+    @abstractmethod
+    async def clear_wake(self, table_id: str, wake_at: float) -> None:
+        """Drop the table's wake-up if it is still ``wake_at`` (a later append set a new one,
+        which stays)."""
+
+    def listen(self, listener: Listener) -> None:  # noqa: B027 - optional for a private store
+        """Have ``listener`` called for every command committed from now on, by any process.
+
+        A store that is not ``shared`` calls nothing: the referee sees its own commands."""
 
     @abstractmethod
     async def load_commands(self, table_id: str, after: int = 0) -> list[CommandRecord]:

@@ -4,15 +4,20 @@ It keeps JSON text, not the caller's objects, so that a caller mutating a mappin
 ``append`` (or one returned by ``load_commands``) changes nothing stored, as with a real
 backend; the contract tests in ``tests/test_store_contract.py`` hold both to the same rules.
 Nothing survives the process.
+
+``MemoryStore(shared=True)`` stands in for PostgreSQL in fast tests of several referees
+(replicas) in one process: it calls every listener, from the event loop, after each append.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 
 from referee.server.store import (
     CommandRecord,
     ConflictError,
+    Listener,
     RulesetRecord,
     Store,
     StoreError,
@@ -28,13 +33,23 @@ class _Command:
     at: float
 
 
+@dataclass
+class _Table:
+    config: str
+    created_at: float
+    status: str | None = None
+    wake_at: float | None = None
+    commands: dict[int, _Command] = field(default_factory=dict)
+
+
 class MemoryStore(Store):
     """Dictionaries behind the ``Store`` coroutines; every call completes at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, shared: bool = False) -> None:
+        self.shared = shared
         self._state = "new"
-        self._tables: dict[str, tuple[str, float]] = {}
-        self._commands: dict[str, dict[int, _Command]] = {}
+        self._tables: dict[str, _Table] = {}
+        self._listeners: list[Listener] = []
         self._rulesets: dict[str, RulesetRecord] = {}
 
     async def open(self) -> None:
@@ -51,37 +66,80 @@ class MemoryStore(Store):
         config = encode(table.config, f"config of table {table.table_id!r}")
         if table.table_id in self._tables:
             raise ConflictError(f"table {table.table_id!r} already exists")
-        self._tables[table.table_id] = (config, table.created_at)
-        self._commands[table.table_id] = {}
+        self._tables[table.table_id] = _Table(config, table.created_at)
 
-    async def append(self, command: CommandRecord) -> None:
+    async def append(
+        self,
+        command: CommandRecord,
+        *,
+        table_status: str | None = None,
+        wake_at: float | None = None,
+    ) -> None:
         self._check_open()
         payload = encode(
             command.payload, f"payload of command {command.number} of table {command.table_id!r}"
         )
-        commands = self._commands.get(command.table_id)
-        if commands is None:
+        row = self._tables.get(command.table_id)
+        if row is None:
             raise StoreError(
                 f"command {command.number} for table {command.table_id!r}: no such table"
             )
-        if command.number in commands:
+        if command.number in row.commands:
             raise ConflictError(
                 f"table {command.table_id!r} already has command number {command.number}"
             )
-        commands[command.number] = _Command(command.kind, payload, command.at)
+        row.commands[command.number] = _Command(command.kind, payload, command.at)
+        if table_status is not None:
+            row.status = table_status
+        row.wake_at = wake_at
+        if self._listeners:
+            stored = CommandRecord(
+                command.table_id, command.number, command.kind, decode(payload), command.at
+            )
+            loop = asyncio.get_running_loop()
+            for listener in self._listeners:
+                loop.call_soon(listener, command.table_id, command.number, stored)
 
-    async def load_tables(self) -> list[TableRecord]:
+    async def load_tables(self, *, status: str | None = None) -> list[TableRecord]:
         self._check_open()
         # sorted() is stable: tables created at the same instant stay in creation order.
-        ordered = sorted(self._tables.items(), key=lambda item: item[1][1])
+        ordered = sorted(self._tables.items(), key=lambda item: item[1].created_at)
         return [
-            TableRecord(table_id=table_id, config=decode(config), created_at=created_at)
-            for table_id, (config, created_at) in ordered
+            TableRecord(table_id=table_id, config=decode(row.config), created_at=row.created_at)
+            for table_id, row in ordered
+            if status is None or row.status == status
         ]
+
+    async def load_table(self, table_id: str) -> TableRecord | None:
+        self._check_open()
+        row = self._tables.get(table_id)
+        if row is None:
+            return None
+        return TableRecord(table_id=table_id, config=decode(row.config), created_at=row.created_at)
+
+    async def due_tables(self, now: float, limit: int = 100) -> list[tuple[str, float]]:
+        self._check_open()
+        due = sorted(
+            (row.wake_at, table_id)
+            for table_id, row in self._tables.items()
+            if row.wake_at is not None and row.wake_at <= now
+        )
+        return [(table_id, wake_at) for wake_at, table_id in due[:limit]]
+
+    async def clear_wake(self, table_id: str, wake_at: float) -> None:
+        self._check_open()
+        row = self._tables.get(table_id)
+        if row is not None and row.wake_at == wake_at:
+            row.wake_at = None
+
+    def listen(self, listener: Listener) -> None:
+        if self.shared:
+            self._listeners.append(listener)
 
     async def load_commands(self, table_id: str, after: int = 0) -> list[CommandRecord]:
         self._check_open()
-        commands = self._commands.get(table_id, {})
+        row = self._tables.get(table_id)
+        commands = {} if row is None else row.commands
         return [
             CommandRecord(
                 table_id=table_id,

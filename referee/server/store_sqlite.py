@@ -81,6 +81,14 @@ MIGRATIONS: Sequence[str] = (
         registered_at REAL NOT NULL
     );
     """,
+    # 2: per-table hints for several referees sharing a store (issue 5): the status after
+    # the last command that knew it, and when a referee should next look at the table.
+    """
+    ALTER TABLE tables ADD COLUMN status TEXT;
+    ALTER TABLE tables ADD COLUMN wake_at REAL;
+    CREATE INDEX tables_wake_at ON tables (wake_at) WHERE wake_at IS NOT NULL;
+    CREATE INDEX tables_status ON tables (status);
+    """,
 )
 """Append only: a released script is never edited, a change is a new script."""
 
@@ -96,6 +104,8 @@ CREATE TABLE IF NOT EXISTS schema_version (
 class _Write:
     sql: str
     params: tuple[object, ...]
+    then: tuple[tuple[str, tuple[object, ...]], ...]
+    """Statements that run after ``sql`` succeeded, in the same transaction."""
     conflict: str
     """The ConflictError message if the primary key is taken."""
     missing: str
@@ -219,7 +229,13 @@ class SqliteStore(Store):
             conflict=f"table {table.table_id!r} already exists",
         )
 
-    async def append(self, command: CommandRecord) -> None:
+    async def append(
+        self,
+        command: CommandRecord,
+        *,
+        table_status: str | None = None,
+        wake_at: float | None = None,
+    ) -> None:
         self._check_open()
         what = f"command number {command.number} of table {command.table_id!r}"
         await self._write(
@@ -233,6 +249,21 @@ class SqliteStore(Store):
             ),
             conflict=f"table {command.table_id!r} already has command number {command.number}",
             missing=f"{what}: no such table",
+            then=(
+                (
+                    "UPDATE tables SET status = coalesce(?, status), wake_at = ?"
+                    " WHERE table_id = ?",
+                    (table_status, wake_at, command.table_id),
+                ),
+            ),
+        )
+
+    async def clear_wake(self, table_id: str, wake_at: float) -> None:
+        self._check_open()
+        await self._write(
+            "UPDATE tables SET wake_at = NULL WHERE table_id = ? AND wake_at = ?",
+            (table_id, wake_at),
+            conflict=f"cannot clear the wake-up of table {table_id!r}",
         )
 
     async def put_ruleset(self, ruleset: RulesetRecord) -> None:
@@ -244,24 +275,54 @@ class SqliteStore(Store):
         )
 
     async def _write(
-        self, sql: str, params: tuple[object, ...], *, conflict: str, missing: str = ""
+        self,
+        sql: str,
+        params: tuple[object, ...],
+        *,
+        conflict: str,
+        missing: str = "",
+        then: tuple[tuple[str, tuple[object, ...]], ...] = (),
     ) -> None:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Write(sql, params, conflict, missing or conflict, loop, future))
+        self._queue.put(_Write(sql, params, then, conflict, missing or conflict, loop, future))
         await future
 
     # --- reads -------------------------------------------------------------------------
 
-    async def load_tables(self) -> list[TableRecord]:
+    async def load_tables(self, *, status: str | None = None) -> list[TableRecord]:
         def load(connection: sqlite3.Connection) -> list[TableRecord]:
             rows = connection.execute(
-                "SELECT table_id, config, created_at FROM tables ORDER BY created_at, rowid"
+                "SELECT table_id, config, created_at FROM tables"
+                " WHERE ? IS NULL OR status = ? ORDER BY created_at, rowid",
+                (status, status),
             )
             return [
                 TableRecord(table_id=table_id, config=decode(config), created_at=created_at)
                 for table_id, config, created_at in rows
             ]
+
+        return await self._read(load)
+
+    async def load_table(self, table_id: str) -> TableRecord | None:
+        def load(connection: sqlite3.Connection) -> TableRecord | None:
+            row = connection.execute(
+                "SELECT config, created_at FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            return TableRecord(table_id=table_id, config=decode(row[0]), created_at=row[1])
+
+        return await self._read(load)
+
+    async def due_tables(self, now: float, limit: int = 100) -> list[tuple[str, float]]:
+        def load(connection: sqlite3.Connection) -> list[tuple[str, float]]:
+            rows = connection.execute(
+                "SELECT table_id, wake_at FROM tables WHERE wake_at <= ?"
+                " ORDER BY wake_at, table_id LIMIT ?",
+                (now, limit),
+            )
+            return [(table_id, wake_at) for table_id, wake_at in rows]
 
         return await self._read(load)
 
@@ -381,6 +442,8 @@ class SqliteStore(Store):
                     # ABORT undid this statement only; the transaction goes on.
                     outcomes.append(self._integrity_error(write, error))
                 else:
+                    for sql, params in write.then:
+                        connection.execute(sql, params)
                     outcomes.append(None)
             connection.execute("COMMIT")
         except Exception as error:  # sqlite3.Error, or a bug: either way nothing was stored
