@@ -27,6 +27,7 @@ from server_helpers import (
     TAKE,
     Metadata,
     Player,
+    action_message,
     bearer,
     check_refusal,
     legal,
@@ -40,6 +41,8 @@ from server_helpers import (
 )
 
 from referee.server.errors import MESSAGES
+from referee.server.store import CommandRecord, ConflictError, StoreError
+from referee.server.store_memory import MemoryStore
 
 Code = grpc.StatusCode
 
@@ -599,3 +602,48 @@ async def test_the_status_message_follows_accept_language() -> None:
                 )
             )
             check_refusal(refusal, Code.NOT_FOUND, "table_not_found", language)
+
+
+class FaultyStore(MemoryStore):
+    """A shared MemoryStore whose appends fail on demand: ``StoreError`` as a database that
+    went away, ``ConflictError`` as other replicas that always win the race for the table."""
+
+    def __init__(self) -> None:
+        super().__init__(shared=True)
+        self.fail: StoreError | None = None
+
+    async def append(
+        self,
+        command: CommandRecord,
+        *,
+        table_status: str | None = None,
+        wake_at: float | None = None,
+    ) -> None:
+        if self.fail is not None:
+            raise self.fail
+        await super().append(command, table_status=table_status, wake_at=wake_at)
+
+
+@run_async
+@covers("store_unavailable", "table_busy")
+async def test_a_store_that_fails_is_a_refusal_that_changes_nothing() -> None:
+    store = FaultyStore()
+    async with referee(store=store) as ref:
+        seated = await seat_table(ref, "bhabho", 4)
+        before = await seated.spectate()
+        mover = seated.players[before.view.turn]
+        card = legal((await mover.view()).view)[0]
+
+        def submit(md: Metadata) -> Any:
+            return mover.submit(action_message(card), before.seq, "the-move", extra=md)
+
+        store.fail = StoreError("cannot write to store postgresql://127.0.0.1:5432/test: gone")
+        refusal = await refused(submit, Code.UNAVAILABLE, "store_unavailable")
+        assert "127.0.0.1:5432" in refusal.message
+        store.fail = ConflictError("table already has command number 9")
+        await refused(submit, Code.ABORTED, "table_busy")
+        assert await seated.spectate() == before
+        store.fail = None  # back: the same request is applied, once
+        answer = await submit(())
+        assert answer.last_seq > before.seq
+        assert (await submit(())).last_seq == answer.last_seq

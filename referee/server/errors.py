@@ -236,6 +236,20 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         "Der Schiedsrichter fährt herunter; bitte gleich noch einmal versuchen.",
         "Sędzia się wyłącza; spróbuj ponownie za chwilę.",
     ),
+    "store_unavailable": (
+        Status.UNAVAILABLE,
+        "The referee cannot reach its store ({detail}); retry with the same request_id.",
+        "Der Schiedsrichter erreicht seinen Speicher nicht ({detail}); bitte mit derselben"
+        " request_id wiederholen.",
+        "Sędzia nie ma dostępu do swojej bazy ({detail}); ponów z tym samym request_id.",
+    ),
+    "table_busy": (
+        Status.ABORTED,
+        "Other referees kept changing this table while your request was checked; try again.",
+        "Andere Schiedsrichter haben diesen Tisch während der Prüfung ständig geändert;"
+        " bitte noch einmal versuchen.",
+        "Inni sędziowie ciągle zmieniali ten stół podczas sprawdzania; spróbuj ponownie.",
+    ),
 }
 
 LANGUAGES = ("en", "de", "pl")

@@ -400,29 +400,25 @@ class TableService(rpc.TableServiceServicer):
 
     @_refusals
     async def GetTable(self, request: pb.GetTableRequest, context: Context) -> pb.GetTableResponse:
-        table = self.referee.table(request.table_id)
+        table = await self.referee.get_table(request.table_id, fresh=True)
         return pb.GetTableResponse(table=table_message(self.referee, table))
 
     @_refusals
     async def ListTables(
         self, request: pb.ListTablesRequest, context: Context
     ) -> pb.ListTablesResponse:
-        found = [
-            t for t in self.referee.tables.values() if not request.open_only or t.status == tb.OPEN
-        ]
-        found.sort(key=lambda t: (t.status != tb.OPEN, t.created_at))
+        found = await self.referee.list_tables(open_only=request.open_only)
         return pb.ListTablesResponse(tables=[table_message(self.referee, t) for t in found])
 
     @_refusals
     async def JoinTable(
         self, request: pb.JoinTableRequest, context: Context
     ) -> pb.JoinTableResponse:
-        seat, token = await self.referee.join(
+        table, seat, token = await self.referee.join(
             request.table_id,
             request.player_name,
             request.seat if request.HasField("seat") else None,
         )
-        table = self.referee.table(request.table_id)
         return pb.JoinTableResponse(
             seat=seat, seat_token=token, table=table_message(self.referee, table)
         )
@@ -431,16 +427,14 @@ class TableService(rpc.TableServiceServicer):
     async def LeaveTable(
         self, request: pb.LeaveTableRequest, context: Context
     ) -> pb.LeaveTableResponse:
-        await self.referee.leave(request.table_id, _token(context))
-        table = self.referee.table(request.table_id)
+        table = await self.referee.leave(request.table_id, _token(context))
         return pb.LeaveTableResponse(table=table_message(self.referee, table))
 
     @_refusals
     async def StartTable(
         self, request: pb.StartTableRequest, context: Context
     ) -> pb.StartTableResponse:
-        await self.referee.start_table(request.table_id, _token(context))
-        table = self.referee.table(request.table_id)
+        table = await self.referee.start_table(request.table_id, _token(context))
         return pb.StartTableResponse(table=table_message(self.referee, table))
 
 
@@ -469,7 +463,7 @@ class PlayService(rpc.PlayServiceServicer):
 
     @_refusals
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
-        view, seq, table = self.referee.view(request.table_id, _token(context))
+        view, seq, table = await self.referee.view(request.table_id, _token(context))
         response = pb.GetViewResponse(seq=seq)
         if view is not None:
             response.view.CopyFrom(view_message(view, len(table.hand_seeds) - 1))
@@ -498,5 +492,5 @@ class PlayService(rpc.PlayServiceServicer):
         self, request: pb.ExportHandRequest, context: Context
     ) -> pb.ExportHandResponse:
         return pb.ExportHandResponse(
-            case_yaml=self.referee.export(request.table_id, request.hand_number)
+            case_yaml=await self.referee.export(request.table_id, request.hand_number)
         )

@@ -70,7 +70,12 @@ class RulesetRecord:
 
 Listener = Callable[[str, int, "CommandRecord | None"], None]
 """Called (on the event loop) with a table id, a command number just committed, and the
-command itself when the store could carry it along (else ``None``: load it)."""
+command itself when the store could carry it along (else ``None``: load it).
+
+``listener("", 0, None)`` is the resync signal: the store may have missed news (its
+listening connection was lost and is back, or it began listening only after ``open``), so
+the listener should catch up every table it holds from the store.  News can arrive more
+than once and out of turn with a catch-up: a listener compares numbers with what it has."""
 
 
 class Store(ABC):
@@ -89,7 +94,7 @@ class Store(ABC):
 
     @abstractmethod
     async def create_table(self, table: TableRecord) -> None:
-        """Store a new table, durably. ConflictError if the id exists."""
+        """Store a new table, durably, with status ``open``. ConflictError if the id exists."""
 
     @abstractmethod
     async def append(

@@ -6,7 +6,8 @@ backend; the contract tests in ``tests/test_store_contract.py`` hold both to the
 Nothing survives the process.
 
 ``MemoryStore(shared=True)`` stands in for PostgreSQL in fast tests of several referees
-(replicas) in one process: it calls every listener, from the event loop, after each append.
+(replicas) in one process: ``replica()`` gives each referee its own store object over the
+same data, and every append calls every replica's listeners from the event loop.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class MemoryStore(Store):
         self._state = "new"
         self._tables: dict[str, _Table] = {}
         self._listeners: list[Listener] = []
+        """Every replica's listeners (the list is shared by ``replica()``)."""
+        self._own: list[Listener] = []
         self._rulesets: dict[str, RulesetRecord] = {}
 
     async def open(self) -> None:
@@ -60,13 +63,17 @@ class MemoryStore(Store):
     async def close(self) -> None:
         # Idempotent, like file.close(): a ``finally`` may close a store already closed.
         self._state = "closed"
+        for listener in self._own:  # a closed connection hears nothing more
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+        self._own.clear()
 
     async def create_table(self, table: TableRecord) -> None:
         self._check_open()
         config = encode(table.config, f"config of table {table.table_id!r}")
         if table.table_id in self._tables:
             raise ConflictError(f"table {table.table_id!r} already exists")
-        self._tables[table.table_id] = _Table(config, table.created_at)
+        self._tables[table.table_id] = _Table(config, table.created_at, status="open")
 
     async def append(
         self,
@@ -132,9 +139,21 @@ class MemoryStore(Store):
         if row is not None and row.wake_at == wake_at:
             row.wake_at = None
 
+    def replica(self) -> MemoryStore:
+        """Another store object over the same data, opened and closed on its own, as a
+        second referee process would connect to the same database."""
+        other = MemoryStore(shared=self.shared)
+        other._tables, other._rulesets, other._listeners = (
+            self._tables,
+            self._rulesets,
+            self._listeners,
+        )
+        return other
+
     def listen(self, listener: Listener) -> None:
         if self.shared:
             self._listeners.append(listener)
+            self._own.append(listener)
 
     async def load_commands(self, table_id: str, after: int = 0) -> list[CommandRecord]:
         self._check_open()

@@ -220,7 +220,7 @@ class SqliteStore(Store):
     async def create_table(self, table: TableRecord) -> None:
         self._check_open()
         await self._write(
-            "INSERT INTO tables (table_id, config, created_at) VALUES (?, ?, ?)",
+            "INSERT INTO tables (table_id, config, created_at, status) VALUES (?, ?, ?, 'open')",
             (
                 table.table_id,
                 encode(table.config, f"config of table {table.table_id!r}"),

@@ -9,20 +9,36 @@ included.
 Concurrency: one ``asyncio.Lock`` per table serialises its commands; checking happens
 before the command is stored, applying after, and applying a checked command cannot fail,
 so the stored log and the state never disagree.
+
+Replicas (a ``shared`` store such as PostgreSQL): several referee processes serve the same
+tables with no lock between them.  Each keeps the tables it has touched in memory (loaded
+on first use by replaying their commands).  A command is appended with the table's next
+number, which the store keeps unique, so of two replicas racing for a table exactly one
+wins; the other catches up with the commands it missed and checks the request again
+(``_locked``): it applies it, refuses it (a stale ``expected_seq``), or, for a request the
+other replica already applied, returns the original answer.  A request refused against a
+state that may be old is checked once more after catching up, so that a replica that has
+not yet heard of a join or a move never refuses what is right.  The store tells every
+replica about every command (``Store.listen``), so watchers anywhere get each event
+promptly; a timeout is a command like any other, so whichever replica's clock fires first
+wins and the others catch up: a clock is enforced exactly once.  A sweep finds tables
+whose clock is overdue because the replica that armed it died.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import yaml
 
@@ -44,11 +60,25 @@ from referee.server.store import (
     ConflictError,
     RulesetRecord,
     Store,
+    StoreError,
     TableRecord,
 )
 
 SNAPSHOT_AFTER = 1000
 """A watcher more than this many events behind gets a snapshot instead of the backlog."""
+
+ATTEMPTS = 8
+"""How often a request is checked again after other replicas changed its table first."""
+
+SWEEP_EVERY = 1.0
+"""Seconds between two looks for overdue turn clocks (replicas only)."""
+
+SWEEP_GRACE = 2.0
+"""How overdue a clock must be before a replica that did not arm it steps in: the replica
+that armed it normally fires it on time, and a sweep should not race it."""
+
+log = logging.getLogger("bhabhi.referee")
+T = TypeVar("T")
 
 
 # --- referee events (the engine's events plus the table's own) --------------------------
@@ -316,20 +346,26 @@ class Referee:
         self.now = clock
         self.rulesets = Rulesets()
         self.tables: dict[str, Table] = {}
+        """The tables this referee holds: all of them with a private store, those it has
+        touched with a shared one."""
         self.closing = False
         self._timeouts: set[asyncio.Task[None]] = set()
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._to_act_key: tuple[int, int, int] | None = None
         self._to_act: tuple[int, ...] = ()
 
     # --- life cycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the store and rebuild every table from its commands."""
+        """Open the store and rebuild every table from its commands (with a shared store:
+        load tables when first used, and follow what other replicas append)."""
         await self.store.open()
-        for record in await self.store.load_rulesets():
-            rules, _ = self.rulesets.validate(record.yaml, record.ruleset_id)
-            if rules is not None and rules.id not in {h.rules.id for h in self.rulesets.all()}:
-                self.rulesets.add(rules)
+        await self._load_rulesets()
+        if self.store.shared:
+            self.store.listen(self._on_command)
+            self._sweeper = asyncio.ensure_future(self._sweep())
+            return
         for table_record in await self.store.load_tables():
             table = self._table_from_config(
                 table_record.table_id, table_record.config, table_record.created_at
@@ -352,10 +388,40 @@ class Referee:
 
     async def stop(self) -> None:
         await self.drain()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             if table.clock is not None:
                 table.clock.cancel()
         await self.store.close()
+
+    async def _load_rulesets(self) -> None:
+        """Host the registered rulesets this referee does not know yet (all at start; with
+        replicas, those registered elsewhere since)."""
+        for record in await self._read(self.store.load_rulesets()):
+            if record.ruleset_id in {h.rules.id for h in self.rulesets.all()}:
+                continue
+            rules, _ = self.rulesets.validate(record.yaml, record.ruleset_id)
+            if rules is not None and rules.id not in {h.rules.id for h in self.rulesets.all()}:
+                self.rulesets.add(rules)
+
+    async def ruleset(self, ruleset_id: str) -> HostedRuleset:
+        """A hosted ruleset; with replicas, one registered on another replica too."""
+        try:
+            return self.rulesets.get(ruleset_id)
+        except Refusal:
+            if not self.store.shared:
+                raise
+        await self._load_rulesets()
+        return self.rulesets.get(ruleset_id)
+
+    @staticmethod
+    async def _read(pending: Awaitable[T]) -> T:
+        """A store read; a store that cannot answer is a refusal the client may retry."""
+        try:
+            return await pending
+        except StoreError as error:
+            raise Refusal("store_unavailable", detail=str(error)) from error
 
     # --- rulesets -----------------------------------------------------------------------
 
@@ -365,17 +431,61 @@ class Referee:
         rules = self.rulesets.check_new(text)
         try:
             await self.store.put_ruleset(RulesetRecord(rules.id, text, self.now()))
-        except ConflictError as error:  # registered meanwhile by a concurrent request
+        except ConflictError as error:  # registered meanwhile (here or on another replica)
             raise Refusal("ruleset_exists", ruleset_id=rules.id) from error
+        except StoreError as error:
+            raise Refusal("store_unavailable", detail=str(error)) from error
         return self.rulesets.add(rules)
 
     # --- tables -------------------------------------------------------------------------
 
-    def table(self, table_id: str) -> Table:
+    async def get_table(self, table_id: str, *, fresh: bool = False) -> Table:
+        """A table by id.  With a shared store: loaded on first use, and with ``fresh``
+        brought up to date first (a read must show what another replica acknowledged)."""
         table = self.tables.get(table_id)
-        if table is None:
+        if table is not None:
+            if fresh and self.store.shared:
+                async with table.lock:
+                    await self._catch_up(table)
+            return table
+        if not self.store.shared:
             raise Refusal("table_not_found", table_id=table_id)
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_table(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load_table(self, table_id: str) -> Table:
+        record = await self._read(self.store.load_table(table_id))
+        if record is None:
+            raise Refusal("table_not_found", table_id=table_id)
+        await self.ruleset(record.config["ruleset_id"])
+        table = self._table_from_config(table_id, record.config, record.created_at)
+        for command in await self._read(self.store.load_commands(table_id)):
+            self._apply(table, command)
+        self.tables[table_id] = table
+        # Commands committed while this one loaded were announced before the table was
+        # held here, so nobody followed them: look once more, now that the table is held.
+        async with table.lock:
+            await self._catch_up(table)
+        self._arm_clock(table)
         return table
+
+    async def list_tables(self, *, open_only: bool) -> list[Table]:
+        """Open tables first, oldest first.  With a shared store, the open tables of every
+        replica (loaded here to be listed); the others only as far as this one holds them."""
+        if self.store.shared:
+            for record in await self._read(self.store.load_tables(status=OPEN)):
+                if record.table_id not in self.tables:
+                    try:
+                        await self.get_table(record.table_id)
+                    except Refusal:
+                        continue  # its ruleset is unknown here; it cannot be served
+        found = [t for t in self.tables.values() if not open_only or t.status == OPEN]
+        found.sort(key=lambda t: (t.status != OPEN, t.created_at))
+        return found
 
     async def create_table(
         self,
@@ -389,7 +499,7 @@ class Referee:
         test_dealer: int | None = None,
         test_hands: list[tuple[list[list[str]], list[str]]] | None = None,
     ) -> Table:
-        hosted = self.rulesets.get(ruleset_id)
+        hosted = await self.ruleset(ruleset_id)
         rules = hosted.rules
         if not rules.players.allows(seat_count):
             raise Refusal(
@@ -439,7 +549,10 @@ class Referee:
                     Hand(rules, seat_count, deal=deal, draws=draws)
             except EngineError as error:
                 raise Refusal("bad_table_settings", detail=str(error)) from error
-        await self.store.create_table(TableRecord(table_id, config, table.created_at))
+        try:
+            await self.store.create_table(TableRecord(table_id, config, table.created_at))
+        except StoreError as error:
+            raise Refusal("store_unavailable", detail=str(error)) from error
         self.tables[table_id] = table
         return table
 
@@ -477,11 +590,15 @@ class Referee:
         table.seats = [SeatState() for _ in range(table.seat_count)]
         return table
 
-    async def join(self, table_id: str, player_name: str, seat: int | None) -> tuple[int, str]:
-        table = self.table(table_id)
-        async with table.lock:
+    async def join(
+        self, table_id: str, player_name: str, wanted: int | None
+    ) -> tuple[Table, int, str]:
+        table = await self.get_table(table_id)
+
+        async def attempt() -> tuple[Table, int, str]:
             if table.status != OPEN:
                 raise Refusal("table_not_open")
+            seat = wanted
             if seat is None:
                 free = [s for s, state in enumerate(table.seats) if not state.taken]
                 if not free:
@@ -498,28 +615,50 @@ class Referee:
                 "join",
                 {"seat": seat, "player_name": name, "token_hash": token_hash(token)},
             )
-            return seat, token
+            return table, seat, token
 
-    async def leave(self, table_id: str, token: str | None) -> None:
-        table = self.table(table_id)
-        seat = self.seat_of(table, token)
-        async with table.lock:
+        return await self._locked(table, attempt)
+
+    async def leave(self, table_id: str, token: str | None) -> Table:
+        table = await self.get_table(table_id)
+
+        async def attempt() -> Table:
+            seat = self.seat_of(table, token)
             if table.status != OPEN:
                 raise Refusal("table_not_open")
             await self._commit(table, "leave", {"seat": seat})
+            return table
 
-    async def start_table(self, table_id: str, token: str | None) -> None:
-        table = self.table(table_id)
-        self.seat_of(table, token)
-        async with table.lock:
+        return await self._locked(table, attempt)
+
+    async def start_table(self, table_id: str, token: str | None) -> Table:
+        table = await self.get_table(table_id)
+
+        async def attempt() -> Table:
+            self.seat_of(table, token)
             if table.status != OPEN:
                 raise Refusal("table_not_open")
             free = sum(1 for s in table.seats if not s.taken)
             if free:
                 raise Refusal("table_not_full", free=free)
-            await self._commit(table, "start", {})
-            await self._deal_if_due(table)
+            # The first hand's seed travels with the start: starting and dealing are one
+            # durable command, as a hand's last move and the next deal are.
+            await self._commit(table, "start", {"next_seed": secrets.token_hex(32)})
+            return table
+
+        await self._locked(table, attempt)
         self._arm_clock(table)
+        return table
+
+    def _screen(self, table: Table, token: str | None) -> None:
+        """Refuse a stranger before looking at the request.  With replicas a credential
+        unknown here may belong to a join made elsewhere: the check under the table's lock,
+        after catching up, decides."""
+        try:
+            self.seat_of(table, token)
+        except Refusal as refusal:
+            if refusal.reason != "bad_credential" or not self.store.shared:
+                raise
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat a credential stands for; the only way a request gets a seat."""
@@ -542,14 +681,16 @@ class Referee:
         expected_seq: int,
     ) -> tuple[list[TableEvent], int, int]:
         """Apply one action of the credential's seat; returns (events, seat, last_seq)."""
-        table = self.table(table_id)
-        seat = self.seat_of(table, token)
+        table = await self.get_table(table_id)
+        self._screen(table, token)
         if not request_id:
             raise Refusal("missing_request_id")
         if len(request_id) > 128:
             raise Refusal("bad_action", detail="request_id longer than 128 characters")
         action = _parse_action(*action_words)
-        async with table.lock:
+
+        async def attempt() -> tuple[list[TableEvent], int, int]:
+            seat = self.seat_of(table, token)
             earlier = table.answers.get((seat, request_id))
             if earlier is not None:
                 if earlier.fingerprint != fingerprint(action):
@@ -578,10 +719,11 @@ class Referee:
                     "next_seed": secrets.token_hex(32),
                 },
             )
-            last = table.last_seq
-            await self._deal_if_due(table)
+            return table.log[first - 1 : table.last_seq], seat, table.last_seq
+
+        answer = await self._locked(table, attempt)
         self._arm_clock(table)
-        return table.log[first - 1 : last], seat, last
+        return answer
 
     def _check(self, hand: Hand, seat: int, action: Action) -> None:
         try:
@@ -615,8 +757,8 @@ class Referee:
         except EngineError as error:
             raise Refusal("bad_table_settings", detail=str(error)) from error
 
-    def view(self, table_id: str, token: str | None) -> tuple[SeatView | None, int, Table]:
-        table = self.table(table_id)
+    async def view(self, table_id: str, token: str | None) -> tuple[SeatView | None, int, Table]:
+        table = await self.get_table(table_id, fresh=True)
         seat = self.seat_of(table, token) if token else None
         hand = table.hand
         if hand is None and table.finished_hands:
@@ -627,13 +769,13 @@ class Referee:
         self, table_id: str, token: str | None, after_seq: int
     ) -> AsyncIterator[tuple[str, Any]]:
         """Yield ("snapshot", (seq, view, table)) once if far behind, then ("event", e)."""
-        table = self.table(table_id)
+        table = await self.get_table(table_id, fresh=True)
         seat = self.seat_of(table, token) if token else None
         if after_seq < 0 or after_seq > table.last_seq:
             raise Refusal("bad_after_seq", after_seq=after_seq, last_seq=table.last_seq)
         position = after_seq
         if table.last_seq - after_seq > SNAPSHOT_AFTER:
-            view, seq, _ = self.view(table_id, token)
+            view, seq, _ = await self.view(table_id, token)
             yield "snapshot", (seq, view, table)
             position = seq
         while True:
@@ -647,8 +789,8 @@ class Referee:
                 if position >= table.last_seq and not self.closing:
                     await table.changed.wait()
 
-    def export(self, table_id: str, hand_number: int) -> str:
-        table = self.table(table_id)
+    async def export(self, table_id: str, hand_number: int) -> str:
+        table = await self.get_table(table_id, fresh=True)
         if not 0 <= hand_number < len(table.hand_seeds):
             raise Refusal("hand_not_found", hand_number=hand_number)
         if hand_number >= len(table.finished_hands):
@@ -668,12 +810,105 @@ class Referee:
     # --- commands -----------------------------------------------------------------------
 
     async def _commit(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
-        """Store the command durably, then apply it: the only way state changes."""
+        """Store the command durably, then apply it: the only way state changes.
+
+        Raises ConflictError when another replica took the number first (``_locked``
+        catches up and checks again); any other store failure is a refusal to retry."""
         record = CommandRecord(table.table_id, table.commands + 1, kind, payload, self.now())
-        await self.store.append(record)
+        # Hints for the store's table row: the status when the kind decides it (open tables
+        # are listed across replicas), and when to look at the table if nothing else
+        # happens (the turn clock this command may start; idle wake-ups are cleared).
+        status = OPEN if kind in ("join", "leave") else PLAYING if kind == "start" else None
+        clocked = table.turn_time > 0 and kind not in ("join", "leave")
+        try:
+            await self.store.append(
+                record,
+                table_status=status,
+                wake_at=record.at + table.turn_time if clocked else None,
+            )
+        except ConflictError:
+            raise
+        except StoreError as error:
+            raise Refusal("store_unavailable", detail=str(error)) from error
         self._apply(table, record)
         async with table.changed:
             table.changed.notify_all()
+
+    async def _locked(self, table: Table, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run ``attempt`` (check, then commit) under the table's lock.
+
+        With replicas the state held here may be behind the store: when another replica
+        took the next command number first, or when the check refused something, catch up
+        and check again; only a refusal against the latest state stands."""
+        for _ in range(ATTEMPTS):
+            async with table.lock:
+                try:
+                    return await attempt()
+                except ConflictError:
+                    await self._catch_up(table)
+                except Refusal:
+                    if not self.store.shared or not await self._catch_up(table):
+                        raise
+        raise Refusal("table_busy")
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Apply the commands other replicas stored since (hold the table's lock); True if
+        there were any."""
+        commands = await self._read(self.store.load_commands(table.table_id, table.commands))
+        for command in commands:
+            self._apply(table, command)
+        if commands:
+            async with table.changed:
+                table.changed.notify_all()
+            self._arm_clock(table)
+        return bool(commands)
+
+    # --- replicas -----------------------------------------------------------------------
+
+    def _on_command(self, table_id: str, number: int, command: CommandRecord | None) -> None:
+        """The store's news of a command committed by any replica (this one included)."""
+        if not table_id:  # the store may have missed news: catch up every table held here
+            for table in list(self.tables.values()):
+                self._spawn(self._follow(table, 0, None))
+            return
+        held = self.tables.get(table_id)
+        if held is not None and number > held.commands:
+            self._spawn(self._follow(held, number, command))
+
+    async def _follow(self, table: Table, number: int, command: CommandRecord | None) -> None:
+        async with table.lock:
+            if number and number <= table.commands:
+                return  # applied meanwhile (our own command, or an earlier catch-up)
+            if command is not None and number == table.commands + 1:
+                self._apply(table, command)  # carried by the news: no need to read it
+                async with table.changed:
+                    table.changed.notify_all()
+                self._arm_clock(table)
+                return
+            try:
+                await self._catch_up(table)
+            except Refusal as refusal:  # the store is away; the next news or request retries
+                log.warning("cannot follow table %s: %s", table.table_id, refusal)
+
+    async def _sweep(self) -> None:
+        """Fire the clocks of tables whose wake-up is overdue (their replica may be dead)."""
+        while not self.closing:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                due = await self.store.due_tables(self.now() - SWEEP_GRACE)
+                for table_id, wake_at in due:
+                    table = await self.get_table(table_id, fresh=True)
+                    if table.deadline() is None:
+                        await self.store.clear_wake(table_id, wake_at)
+                    elif table.clock is None:
+                        self._arm_clock(table)
+            except (Refusal, StoreError) as error:
+                log.warning("clock sweep: %s", error)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._timeouts.add(task)
+        task.add_done_callback(self._timeouts.discard)
 
     def _apply(self, table: Table, command: CommandRecord) -> None:
         """Apply a stored command; deterministic, so replaying the log rebuilds the table."""
@@ -695,6 +930,8 @@ class Referee:
                 first_dealer=table.test_dealer,  # C5: the deal moves on from a test dealer too
                 record=True,
             )
+            if "next_seed" in p:  # (older logs deal in a "deal" command of their own)
+                self._deal_next(table, at, p["next_seed"])
         elif command.kind == "deal":
             self._deal(table, at, p)
         elif command.kind in ("action", "timeout"):
@@ -840,9 +1077,8 @@ class Referee:
         table.clock = loop.call_later(delay, self._fire, table, seq)
 
     def _fire(self, table: Table, seq: int) -> None:
-        task = asyncio.ensure_future(self._time_out(table, seq))
-        self._timeouts.add(task)
-        task.add_done_callback(self._timeouts.discard)
+        table.clock = None
+        self._spawn(self._time_out(table, seq))
 
     async def _time_out(self, table: Table, seq: int) -> None:
         """The seat the game waits for ran out of time: play the ruleset's default action
@@ -858,12 +1094,20 @@ class Referee:
                 self._check_draws(table, hand, seat, action)
             except Refusal:
                 return  # the test draws cannot follow this action; the seat must choose
-            await self._commit(
-                table,
-                "timeout",
-                {"seat": seat, "action": str(action), "next_seed": secrets.token_hex(32)},
-            )
-            await self._deal_if_due(table)
+            try:
+                await self._commit(
+                    table,
+                    "timeout",
+                    {"seat": seat, "action": str(action), "next_seed": secrets.token_hex(32)},
+                )
+            except ConflictError:  # another replica moved first (its clock, or a move)
+                with contextlib.suppress(Refusal):  # if the store is away, news will come
+                    await self._catch_up(table)
+            except Refusal as refusal:  # the store is away: try again shortly
+                log.warning("turn clock of table %s: %s", table.table_id, refusal)
+                loop = asyncio.get_running_loop()
+                table.clock = loop.call_later(SWEEP_EVERY, self._fire, table, seq)
+                return
         self._arm_clock(table)
 
 

@@ -1,0 +1,309 @@
+"""Several referees (replicas) over one shared store, in one process: fast and exact.
+
+A ``MemoryStore(shared=True)`` stands in for PostgreSQL (``replica()`` is a second
+connection to the same data, and every append is announced to every replica's listener);
+the same scenarios run against real PostgreSQL and real processes in
+``test_replicas_postgres.py``.  What must hold (issue 5): any replica serves any table; of
+two replicas racing for a table exactly one append wins and the other answers correctly;
+watchers on every replica get every event, without gap or duplicate; a clock fires once;
+a game played across replicas equals the same game played on one referee.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import pytest
+from bhabhi.referee.v1 import referee_pb2 as pb
+from server_helpers import (
+    Player,
+    Referee,
+    Seated,
+    action_message,
+    bearer,
+    check_refusal,
+    legal,
+    pick_action,
+    pick_seat,
+    referee,
+    refusal_of,
+    run_async,
+    without_time_left,
+)
+
+from referee.server import tables
+from referee.server.store_memory import MemoryStore
+
+DEAL = [  # bhabho, 4 seats: 13 cards each, A♠ with seat 0
+    "AS 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC",
+    "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+    "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+    "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AC",
+]
+
+
+@contextlib.asynccontextmanager
+async def replicas(count: int, **flags: Any) -> AsyncIterator[list[Referee]]:
+    hub = MemoryStore(shared=True)
+    async with contextlib.AsyncExitStack() as stack:
+        refs = [
+            await stack.enter_async_context(
+                referee(store=hub if k == 0 else hub.replica(), **flags)
+            )
+            for k in range(count)
+        ]
+        yield refs
+
+
+async def spread_table(
+    refs: list[Referee],
+    *,
+    seats: int = 4,
+    turn_time: float = 0.0,
+    deal: list[str] | None = None,
+    hands: int = 0,
+) -> Seated:
+    """A table created on the first replica, seat k joined through replica k mod n."""
+    request = pb.CreateTableRequest(ruleset_id="bhabho", seat_count=seats, hands=hands)
+    if turn_time:
+        request.turn_time.FromNanoseconds(int(turn_time * 1e9))
+    for cards in deal or ():
+        request.test_deal.add(cards=cards.split())
+    created = await refs[0].tables.CreateTable(request)
+    table_id = created.table.table_id
+    players = []
+    for seat in range(seats):
+        stubs = refs[seat % len(refs)].connect()
+        joined = await stubs.tables.JoinTable(
+            pb.JoinTableRequest(table_id=table_id, player_name=f"p{seat}", seat=seat)
+        )
+        players.append(Player(stubs, table_id, seat, joined.seat_token))
+    seated = Seated(refs[-1], table_id, players)
+    await seated.start()
+    return seated
+
+
+@dataclass
+class Watcher:
+    """A spectator's WatchTable stream, read in the background."""
+
+    call: Any
+    events: list[pb.Event] = field(default_factory=list)
+    reader: asyncio.Future[None] | None = None
+
+    @classmethod
+    def start(cls, ref: Referee, table_id: str, after_seq: int = 0) -> Watcher:
+        watcher = cls(
+            ref.play.WatchTable(pb.WatchTableRequest(table_id=table_id, after_seq=after_seq))
+        )
+        watcher.reader = asyncio.ensure_future(watcher._read())
+        return watcher
+
+    async def _read(self) -> None:
+        async for item in self.call:
+            if item.HasField("event"):
+                self.events.append(without_time_left(item.event))
+
+    async def until(self, seq: int, timeout: float = 10.0) -> list[pb.Event]:
+        """Every event up to ``seq``, once it arrived; then the stream is closed."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (not self.events or self.events[-1].seq < seq) and loop.time() < end:
+            await asyncio.sleep(0.01)
+        self.call.cancel()
+        assert self.events and self.events[-1].seq >= seq, f"stream stuck before {seq}"
+        return [e for e in self.events if e.seq <= seq]
+
+
+def comparable(events: list[pb.Event]) -> list[pb.Event]:
+    """Events without what depends on the wall clock or the deal's random seed."""
+    out = []
+    for event in events:
+        copy = pb.Event()
+        copy.CopyFrom(event)
+        copy.ClearField("time")
+        copy.ClearField("turn_deadline")
+        out.append(copy)
+    return out
+
+
+async def play_random(
+    seated: Seated, rng: random.Random, limit: int = 400
+) -> list[tuple[int, str]]:
+    """Random legal moves, each sent through the seat's own replica; the moves made."""
+    moves: list[tuple[int, str]] = []
+    for _ in range(limit):
+        spectator = (await seated.spectate()).view
+        if not spectator.to_act:
+            break
+        player = seated.players[pick_seat(spectator.to_act, spectator.turn, rng, 0.1)]
+        view = await player.view()
+        text = pick_action(legal(view.view), rng, 0.1)
+        await player.submit(action_message(text), view.seq)
+        moves.append((player.seat, text))
+    return moves
+
+
+@run_async
+async def test_a_game_across_three_replicas_equals_the_game_on_one() -> None:
+    rng = random.Random(5)
+    async with replicas(3, test_mode=True) as refs:
+        seated = await spread_table(refs, deal=DEAL, hands=1)
+        watchers = [Watcher.start(ref, seated.table_id) for ref in refs]
+        moves = await play_random(seated, rng)
+        last = (await seated.spectate()).seq
+        # Every replica's watcher gets every event, once, in order.
+        streams = [await watcher.until(last) for watcher in watchers]
+        assert [e.seq for e in streams[0]] == list(range(1, last + 1))
+        assert streams[1] == streams[0] and streams[2] == streams[0]
+    async with referee(test_mode=True) as single:
+        alone = await spread_table([single], deal=DEAL, hands=1)
+        for seat, text in moves:
+            player = alone.players[seat]
+            await player.submit(action_message(text), (await player.view()).seq)
+        alone_events = await Watcher.start(single, alone.table_id).until(last)
+        assert comparable(alone_events) == comparable(streams[0])
+
+
+@run_async
+async def test_two_replicas_racing_for_a_table_one_wins_the_other_answers_stale() -> None:
+    async with replicas(2) as refs:
+        seated = await spread_table(refs)
+        view = await seated.spectate()
+        mover = seated.players[view.view.turn]
+        card = legal((await mover.view()).view)[0]
+        twin = Player(refs[1 - refs.index(_home(refs, mover))].connect(), *_who(mover))
+        first = mover.submit(action_message(card), view.seq, "one")
+        second = twin.submit(action_message(card), view.seq, "two")
+        results = await asyncio.gather(first, second, return_exceptions=True)
+        won = [r for r in results if isinstance(r, pb.SubmitActionResponse)]
+        lost = [r for r in results if isinstance(r, grpc.aio.AioRpcError)]
+        assert len(won) == 1 and len(lost) == 1, results
+        check_refusal(
+            await refusal_of(_raise(lost[0])),
+            grpc.StatusCode.ABORTED,
+            "stale_seq",
+            "en",
+        )
+        # The same request sent to both replicas at once is applied once, answered twice.
+        view = await seated.spectate()
+        mover = seated.players[view.view.turn]
+        twin = Player(refs[1 - refs.index(_home(refs, mover))].connect(), *_who(mover))
+        card = legal((await mover.view()).view)[0]
+        answers = await asyncio.gather(
+            mover.submit(action_message(card), view.seq, "same"),
+            twin.submit(action_message(card), view.seq, "same"),
+        )
+        assert answers[0] == answers[1]
+        after = await seated.spectate()
+        assert after.seq == answers[0].last_seq
+
+
+@run_async
+async def test_replicas_that_hear_no_news_still_answer_right() -> None:
+    """With every notification lost, a replica acts on an old state: its append loses the
+    race for the command number, and it catches up and checks again."""
+    async with replicas(2) as (a, b):
+        seated = await spread_table([a, b])
+        a.running.referee.store._listeners.clear()  # type: ignore[attr-defined]
+        view = await seated.spectate()
+        mover = seated.players[view.view.turn]
+        on_a = Player(a.connect(), *_who(mover))
+        on_b = Player(b.connect(), *_who(mover))
+        card = legal((await on_a.view()).view)[0]
+        await b.tables.GetTable(pb.GetTableRequest(table_id=seated.table_id))
+        b_table = b.running.referee.tables[seated.table_id]
+        answer = await on_a.submit(action_message(card), view.seq, "first")
+        assert b_table.last_seq == view.seq  # B has not heard of it
+        # B checks the same move against its old state, finds it legal, and loses the race
+        # for the command number: it catches up and refuses it as stale.
+        refusal = await refusal_of(on_b.submit(action_message(card), view.seq, "again"))
+        check_refusal(refusal, grpc.StatusCode.ABORTED, "stale_seq", "en")
+        assert b_table.last_seq == answer.last_seq
+        # The first request retried on B: the original answer, nothing applied twice.
+        assert await on_b.submit(action_message(card), view.seq, "first") == answer
+
+
+@run_async
+async def test_a_replica_that_missed_a_join_does_not_refuse_the_new_seat() -> None:
+    """Replica B holds the table; a seat joined through A acts through B at once, before
+    B heard of the join: B catches up instead of refusing the credential."""
+    async with replicas(2) as refs:
+        a, b = refs
+        created = await a.tables.CreateTable(
+            pb.CreateTableRequest(ruleset_id="bhabho", seat_count=4)
+        )
+        table_id = created.table.table_id
+        await b.tables.GetTable(pb.GetTableRequest(table_id=table_id))  # B now holds it
+        tokens = []
+        for seat in range(4):
+            joined = await a.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=seat))
+            tokens.append(joined.seat_token)
+        started = await b.tables.StartTable(  # at once: B may not have heard of the joins
+            pb.StartTableRequest(table_id=table_id), metadata=bearer(tokens[3])
+        )
+        assert started.table.status == pb.TABLE_STATUS_PLAYING
+
+
+@run_async
+async def test_open_tables_and_registered_rulesets_are_seen_by_every_replica() -> None:
+    async with replicas(2, allow_register=True) as (a, b):
+        house = "id: house\nextends: bhabho\ntitle: {en: H, de: H, pl: H}\n"
+        await a.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=house))
+        created = await b.tables.CreateTable(
+            pb.CreateTableRequest(ruleset_id="house", seat_count=3)
+        )
+        listed = await a.tables.ListTables(pb.ListTablesRequest(open_only=True))
+        assert created.table.table_id in [t.table_id for t in listed.tables]
+
+
+@run_async
+async def test_a_turn_clock_fires_once_across_replicas() -> None:
+    async with replicas(3) as refs:
+        seated = await spread_table(refs, turn_time=0.3)
+        for ref in refs:  # every replica holds the table and arms its clock
+            await ref.tables.GetTable(pb.GetTableRequest(table_id=seated.table_id))
+        start = (await seated.spectate()).seq
+        await asyncio.sleep(1.0)  # about three clocks run out
+        last = (await seated.spectate()).seq
+        events = await Watcher.start(refs[0], seated.table_id, start).until(last)
+        timeouts = [e for e in events if e.HasField("turn_timed_out")]
+        # 1.0 s of 0.3 s clocks: three run out (one more or less by scheduling), each once:
+        # a clock fired twice would show as two timeouts in a row within one turn time.
+        assert 2 <= len(timeouts) <= 4, timeouts
+        times = [e.time.ToMilliseconds() for e in timeouts]
+        assert all(b - a >= 250 for a, b in itertools.pairwise(times)), times
+
+
+@run_async
+async def test_the_clock_of_a_dead_replica_fires_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "SWEEP_EVERY", 0.1)
+    monkeypatch.setattr(tables, "SWEEP_GRACE", 0.2)
+    hub = MemoryStore(shared=True)
+    async with referee(store=hub.replica()) as survivor:
+        async with referee(store=hub) as doomed:
+            seated = await spread_table([doomed], turn_time=0.3)
+            seq = (await seated.spectate()).seq
+        # The doomed replica is gone, its clock with it; the survivor never touched the table.
+        await asyncio.sleep(1.2)
+        view = await survivor.play.GetView(pb.GetViewRequest(table_id=seated.table_id))
+        assert view.seq > seq
+
+
+def _home(refs: list[Referee], player: Player) -> Referee:
+    return refs[player.seat % len(refs)]
+
+
+def _who(player: Player) -> tuple[str, int, str]:
+    return player.table_id, player.seat, player.token
+
+
+async def _raise(error: BaseException) -> None:
+    raise error
