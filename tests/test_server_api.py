@@ -452,3 +452,24 @@ async def test_a_hand_of_a_registered_variant_exports_with_its_rules_inline() ->
         assert case["ruleset"]["id"] == "house-penalty"
         assert case["ruleset"]["inline"]["illegal_play"] == "pickup_penalty"
         assert hand.rules.hash == (await seated.table()).ruleset.hash
+
+
+@run_async
+async def test_a_house_variant_may_extend_a_registered_one(tmp_path: Path) -> None:
+    """A registered variant is a base like a bundled one, also after a restart."""
+    base = "id: house\nextends: bhabho\ntitle: {en: House, de: Haus, pl: Dom}\n"
+    child = "id: house-two\nextends: house\ntitle: {en: House 2, de: Haus 2, pl: Dom 2}\n"
+    db = tmp_path / "referee.sqlite3"
+    async with referee(db=db, allow_register=True) as ref:
+        missing = await ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml=child))
+        assert not missing.valid
+        assert "base ruleset 'house' not found" in missing.problems[0].message
+        await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=base))
+        checked = await ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml=child))
+        assert checked.valid, checked.problems
+        await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=child))
+    async with referee(db=db, allow_register=True) as ref:
+        got = await ref.rulesets.GetRuleset(pb.GetRulesetRequest(id="house-two"))
+        assert got.ruleset.origin == pb.RULESET_ORIGIN_REGISTERED
+        assert "extends" not in got.yaml
+        await ref.tables.CreateTable(pb.CreateTableRequest(ruleset_id="house-two", seat_count=4))

@@ -77,10 +77,13 @@ def resolve_file(path: str | Path) -> tuple[dict[str, Any], list[Problem]]:
     return _check(_Source(str(path), Path(path)))
 
 
-def resolve_text(text: str, name: str = "<text>") -> tuple[dict[str, Any], list[Problem]]:
-    """As :func:`resolve_file` for a ruleset received as text (``extends`` finds bundled ids
-    only: uploaded text has no directory of its own)."""
-    return _check(_Source(name, None, text))
+def resolve_text(
+    text: str, name: str = "<text>", registered: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[Problem]]:
+    """As :func:`resolve_file` for a ruleset received as text.  Uploaded text has no
+    directory of its own: ``extends`` finds the bundled ids, and the ids in ``registered``
+    (id -> YAML text), the house variants a referee already hosts."""
+    return _check(_Source(name, None, text), registered or {})
 
 
 def load_ruleset(ref: str | Path) -> Ruleset:
@@ -171,9 +174,11 @@ class _Origin:
 _Origins = dict[KeyPath, _Origin]
 
 
-def _check(source: _Source) -> tuple[dict[str, Any], list[Problem]]:
-    resolver = _Resolver(bundled_ruleset_paths())
-    chain = (_real(source.path),) if source.path is not None else ()
+def _check(
+    source: _Source, registered: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[Problem]]:
+    resolver = _Resolver(bundled_ruleset_paths(), registered or {})
+    chain: tuple[Path | str, ...] = (_real(source.path),) if source.path is not None else ()
     result = resolver.resolve(source, chain, (source.name,))
     if result is None:
         return {}, sort_problems(resolver.problems, resolver.files)
@@ -189,13 +194,14 @@ def _check(source: _Source) -> tuple[dict[str, Any], list[Problem]]:
 class _Resolver:
     """Follows one ``extends`` chain, collecting the files read and the problems found."""
 
-    def __init__(self, bundled: dict[str, Path]) -> None:
+    def __init__(self, bundled: dict[str, Path], registered: Mapping[str, str]) -> None:
         self.bundled = bundled
+        self.registered = registered
         self.files: list[str] = []
         self.problems: list[Problem] = []
 
     def resolve(
-        self, source: _Source, chain: tuple[Path, ...], names: tuple[str, ...]
+        self, source: _Source, chain: tuple[Path | str, ...], names: tuple[str, ...]
     ) -> tuple[dict[str, Any], _Origins] | None:
         self.files.append(source.name)
         if source.path is None:
@@ -234,8 +240,7 @@ class _Resolver:
         if base is None:
             fail(self._missing_message(base_id, source), Code.MISSING_BASE)
             return None
-        assert base.path is not None
-        key = _real(base.path)
+        key = _real(base.path) if base.path is not None else base.name
         if key in chain:
             cycle = " -> ".join((*names[names.index(base.name) :], base.name))
             if base.name not in names:  # reached under another name (a symlink, say)
@@ -271,9 +276,12 @@ class _Resolver:
             if beside.is_file() and _real(beside) != _real(source.path):
                 return _Source(str(Path(source.name).parent / f"{base_id}.yaml"), beside)
         bundled = self.bundled.get(base_id)
-        if bundled is None:
-            return None
-        return _Source(display_name(bundled), bundled)
+        if bundled is not None:
+            return _Source(display_name(bundled), bundled)
+        text = self.registered.get(base_id)
+        if text is not None:
+            return _Source(f"registered:{base_id}", None, text)
+        return None
 
     def _missing_message(self, base_id: str, source: _Source) -> str:
         looked = "the bundled rulesets"
@@ -283,10 +291,13 @@ class _Resolver:
             with contextlib.suppress(OSError):  # the directory was just read; unlikely
                 nearby = {p.stem for p in source.path.parent.glob("*.yaml") if p.is_file()}
                 nearby.discard(source.path.stem)
-        guess = did_you_mean(base_id, [*self.bundled, *sorted(nearby)])
+        if self.registered:
+            looked += " and the registered rulesets"
+        known = sorted({*self.bundled, *self.registered})
+        guess = did_you_mean(base_id, [*known, *sorted(nearby)])
         return (
             f"base ruleset {base_id!r} not found (looked for {looked}: "
-            f"{', '.join(sorted(self.bundled))})" + (f"; did you mean {guess!r}?" if guess else "")
+            f"{', '.join(known)})" + (f"; did you mean {guess!r}?" if guess else "")
         )
 
 

@@ -194,7 +194,13 @@ class Rulesets:
         return hosted
 
     def validate(self, text: str, name: str) -> tuple[Ruleset | None, list[Problem]]:
-        resolved, problems = resolve_text(text, name or "upload.yaml")
+        """Check uploaded YAML; it may extend a bundled ruleset or a registered one."""
+        registered = {
+            ruleset_id: hosted.yaml
+            for ruleset_id, hosted in self._hosted.items()
+            if hosted.origin == "registered"
+        }
+        resolved, problems = resolve_text(text, name or "upload.yaml", registered)
         if problems:
             return None, problems
         return Ruleset.from_mapping(resolved), []
