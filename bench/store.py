@@ -13,6 +13,11 @@ where an fsync costs nothing and the comparison means nothing):
 
 The naive loop stops after ``--seconds`` if it has not finished, so that a slow disk does not
 make the run slow; rates are appends over elapsed time either way.
+
+``--db postgresql://...`` measures ``PostgresStore`` on that server instead, with ``--writers``
+concurrent tasks and with one, in a schema of its own (``bhabhi_bench_<random>``, created
+and dropped by the run: the URL's user must be allowed to create schemas).  There the
+server groups concurrent commits' WAL flushes; ``--pool`` connections carry the appends.
 """
 
 from __future__ import annotations
@@ -20,13 +25,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import secrets
 import shutil
 import sqlite3
 import sys
 import time
 from pathlib import Path
 
-from referee.server.store import CommandRecord, TableRecord
+from referee.server.store import CommandRecord, Store, TableRecord
 from referee.server.store_sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--appends", type=int, default=25, help="appends per table (25)")
     parser.add_argument("--seconds", type=float, default=3.0, help="naive loop cap (3 s)")
     parser.add_argument("--dir", type=Path, default=ROOT / "var" / "bench-store")
+    parser.add_argument("--db", help="a postgresql:// URL: measure PostgresStore there")
+    parser.add_argument("--pool", type=int, default=10, help="PostgreSQL connections (10)")
     args = parser.parse_args(argv)
     total = args.writers * args.appends
+    if args.db:
+        return _postgres(args.db, args.writers, args.appends, args.pool)
     folder: Path = args.dir
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -68,20 +78,66 @@ async def _group_commit(path: Path, writers: int, appends: int) -> tuple[float, 
     store = SqliteStore(path)
     await store.open()
     try:
-        for k in range(writers):
-            await store.create_table(TableRecord(f"t{k}", {"seats": 4}, 0.0))
+        await _tables(store, writers)
         before = store.commits
-
-        async def write(table_id: str) -> None:
-            for number in range(1, appends + 1):
-                await store.append(CommandRecord(table_id, number, "play", PAYLOAD, time.time()))
-
-        started = time.perf_counter()
-        await asyncio.gather(*(write(f"t{k}") for k in range(writers)))
-        elapsed = time.perf_counter() - started
-        return writers * appends / elapsed, store.commits - before
+        rate = await _appends(store, writers, appends)
+        return rate, store.commits - before
     finally:
         await store.close()
+
+
+async def _tables(store: Store, writers: int) -> None:
+    for k in range(writers):
+        await store.create_table(TableRecord(f"t{k}", {"seats": 4}, 0.0))
+
+
+async def _appends(store: Store, writers: int, appends: int, first: int = 1) -> float:
+    """Appends per second: ``writers`` tasks, one table each, each awaiting every append."""
+
+    async def write(table_id: str) -> None:
+        for number in range(first, first + appends):
+            await store.append(CommandRecord(table_id, number, "play", PAYLOAD, time.time()))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(write(f"t{k}") for k in range(writers)))
+    return writers * appends / (time.perf_counter() - started)
+
+
+def _postgres(url: str, writers: int, appends: int, pool: int) -> int:
+    import psycopg
+
+    from referee.server.store_postgres import PostgresStore, redact, with_schema
+
+    schema = f"bhabhi_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+        server = admin.execute("SHOW server_version").fetchone()
+    try:
+
+        async def run() -> tuple[float, float]:
+            store = PostgresStore(with_schema(url, schema), pool_size=pool)
+            await store.open()
+            try:
+                await _tables(store, writers)
+                await _appends(store, writers, 2)  # the pool grown, statements prepared
+                many = await _appends(store, writers, appends, first=3)
+                single = await _appends(store, 1, min(writers * appends, 2_000), first=3 + appends)
+                return many, single
+            finally:
+                await store.close()
+
+        many, single = asyncio.run(run())
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    version = server[0] if server else "?"
+    print(
+        f"store bench: PostgreSQL {version} at {redact(url)}, {writers} writers x {appends},"
+        f" pool of {pool}"
+    )
+    print(f"  PostgresStore, {writers} concurrent writers  {many:>9,.0f} appends/s")
+    print(f"  PostgresStore, 1 writer                  {single:>9,.0f} appends/s")
+    return 0
 
 
 def _naive(path: Path, total: int, seconds: float) -> float:

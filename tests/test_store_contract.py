@@ -1,10 +1,13 @@
 """The promises every store backend keeps, stated once and checked against each backend.
 
-``StoreContract`` holds the tests; ``TestMemoryStore`` and ``TestSqliteStore`` only say how
-to make a store (a PostgreSQL store, issue 5, adds one more small subclass).  The SQLite
+``StoreContract`` holds the tests; ``TestMemoryStore``, ``TestSharedMemoryStore``,
+``TestSqliteStore`` and ``TestPostgresStore`` only say how to make a store.  The SQLite
 class adds what only a file can show: reopening, the schema, a damaged file, group commit
 inside one transaction, and a writer process killed with SIGKILL losing nothing it
-acknowledged.
+acknowledged.  The PostgreSQL class adds what only a shared server can show: replicas
+migrating at once, racing for a number, hearing each other's commands (LISTEN/NOTIFY),
+schemas that stay apart, a lost listening connection, and an unreachable server.  Each
+PostgreSQL test gets a schema of its own (the ``postgres_url`` fixture, ``conftest.py``).
 
 Tests are plain functions that run their own event loop (``asyncio.run``), so no pytest
 plugin is needed.
@@ -14,15 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+from postgres_helpers import fresh_postgres_schema, schema_of
 
+from referee.server import store_postgres
 from referee.server.store import (
     CommandRecord,
     ConflictError,
@@ -32,7 +40,9 @@ from referee.server.store import (
     TableRecord,
 )
 from referee.server.store_memory import MemoryStore
+from referee.server.store_postgres import PostgresStore, redact, with_schema
 from referee.server.store_sqlite import MIGRATIONS, SqliteStore
+from referee.server.stores import describe_store, open_store
 
 WRITER_SCRIPT = Path(__file__).with_name("store_writer.py")
 
@@ -266,6 +276,114 @@ class StoreContract:
             ]
         self.check_batched(store, tables * per_table)
 
+    # --- hints for replicas: status, wake-ups, one table ----------------------------------
+
+    @scenario
+    async def test_load_table_finds_one_table_or_none(self, store: Store) -> None:
+        await store.create_table(table("t", 5.0, seats=6))
+        await store.create_table(table("u"))
+        assert await store.load_table("t") == table("t", 5.0, seats=6)
+        assert await store.load_table("ghost") is None
+        assert await store.load_table("") is None
+
+    @scenario
+    async def test_status_is_what_the_last_append_that_knew_it_said(self, store: Store) -> None:
+        for table_id, created_at in (("a", 1.0), ("b", 2.0), ("c", 3.0), ("d", 4.0)):
+            await store.create_table(table(table_id, created_at))
+        opened = await store.load_tables(status="open")
+        assert [t.table_id for t in opened] == ["a", "b", "c", "d"]  # a new table is open
+        assert opened[0] == table("a", 1.0)
+        await store.append(command("b", 1), table_status="open")
+        await store.append(command("c", 1), table_status="over")
+        await store.append(command("a", 1))  # None: unchanged
+        assert [t.table_id for t in await store.load_tables(status="open")] == ["a", "b", "d"]
+        await store.append(command("a", 2), table_status="over")
+        await store.append(command("b", 2))
+        assert [t.table_id for t in await store.load_tables(status="open")] == ["b", "d"]
+        assert await store.load_tables(status="over") == [table("a", 1.0), table("c", 3.0)]
+        await store.append(command("c", 2), table_status="open")  # whatever it says, it is
+        assert [t.table_id for t in await store.load_tables(status="open")] == ["b", "c", "d"]
+        assert await store.load_tables(status="nothing") == []
+        assert [t.table_id for t in await store.load_tables()] == ["a", "b", "c", "d"]
+
+    @scenario
+    async def test_each_append_sets_replaces_or_clears_the_wake_up(self, store: Store) -> None:
+        await store.create_table(table("t"))
+        await store.append(command("t", 1), wake_at=100.0)
+        assert await store.due_tables(100.0) == [("t", 100.0)]  # due at the instant itself
+        assert await store.due_tables(99.5) == []
+        await store.append(command("t", 2), wake_at=50.25)  # replaced, even by an earlier one
+        assert await store.due_tables(1e12) == [("t", 50.25)]
+        await store.append(command("t", 3), table_status="open")  # None: no wake-up
+        assert await store.due_tables(1e12) == []
+        assert [t.table_id for t in await store.load_tables(status="open")] == ["t"]
+
+    @scenario
+    async def test_due_tables_come_earliest_first_and_limited(self, store: Store) -> None:
+        wakes = {"b": 10.0, "a": 10.0, "c": 5.0, "d": 20.0, "B": 10.0, "e": None}
+        for table_id, wake_at in wakes.items():
+            await store.create_table(table(table_id))
+            await store.append(command(table_id, 1), wake_at=wake_at)
+        # Ties by table id, compared as strings (code points): "B" < "a" < "b".
+        assert await store.due_tables(15.0) == [("c", 5.0), ("B", 10.0), ("a", 10.0), ("b", 10.0)]
+        assert await store.due_tables(15.0, limit=2) == [("c", 5.0), ("B", 10.0)]
+        assert await store.due_tables(4.99) == []
+        assert len(await store.due_tables(1e12)) == 5
+
+    @scenario
+    async def test_clear_wake_drops_only_the_wake_up_it_names(self, store: Store) -> None:
+        await store.create_table(table("t"))
+        await store.append(command("t", 1), wake_at=10.0)
+        await store.clear_wake("t", 9.0)  # not the table's wake-up: nothing happens
+        assert await store.due_tables(10.0) == [("t", 10.0)]
+        await store.clear_wake("t", 10.0)
+        assert await store.due_tables(1e12) == []
+        await store.append(command("t", 2), wake_at=20.0)
+        await store.clear_wake("t", 10.0)  # stale: a later append set a new one, which stays
+        assert await store.due_tables(1e12) == [("t", 20.0)]
+        await store.clear_wake("ghost", 1.0)  # no such table: nothing to clear, no error
+
+    @scenario
+    async def test_a_refused_append_changes_no_hint(self, store: Store) -> None:
+        await store.create_table(table("t"))
+        await store.append(command("t", 1), table_status="open", wake_at=10.0)
+        with pytest.raises(ConflictError):
+            await store.append(command("t", 1), table_status="over", wake_at=99.0)
+        with pytest.raises(StoreError):
+            await store.append(command("ghost", 1), table_status="over", wake_at=99.0)
+        assert [t.table_id for t in await store.load_tables(status="open")] == ["t"]
+        assert await store.due_tables(1e12) == [("t", 10.0)]
+
+    def test_listeners_hear_of_every_command_when_shared(self, store: Store) -> None:
+        """Registered before ``open``, a listener misses nothing; a private store (only this
+        process writes it) has nothing to tell."""
+        heard: list[tuple[str, int, CommandRecord | None]] = []
+
+        def listener(table_id: str, number: int, record: CommandRecord | None) -> None:
+            asyncio.get_running_loop()  # called on the event loop, or this raises
+            heard.append((table_id, number, record))
+
+        async def run() -> None:
+            store.listen(listener)
+            await store.open()
+            try:
+                await store.create_table(table("t"))
+                sent = [command("t", n, cards=["AS"] * n) for n in (1, 2, 3)]
+                for record in sent:
+                    await store.append(record, table_status="open")
+                if not store.shared:
+                    await asyncio.sleep(0.05)
+                    assert heard == []
+                    return
+                news = await _news(heard, 3)
+                assert [(t, n) for t, n, _ in news] == [("t", 1), ("t", 2), ("t", 3)]
+                for (_, _, carried), expected in zip(news, sent, strict=True):
+                    assert carried is None or carried == expected
+            finally:
+                await store.close()
+
+        asyncio.run(run())
+
     # --- closing ----------------------------------------------------------------------------
 
     def test_close_lets_queued_writes_finish(self, store: Store) -> None:
@@ -290,7 +408,10 @@ class StoreContract:
                 lambda: store.create_table(table("u")),
                 lambda: store.append(command("t", 1)),
                 lambda: store.put_ruleset(RulesetRecord("r", "", 0.0)),
+                lambda: store.clear_wake("t", 1.0),
                 store.load_tables,
+                lambda: store.load_table("t"),
+                lambda: store.due_tables(1e12),
                 lambda: store.load_commands("t"),
                 store.load_rulesets,
             ]
@@ -314,6 +435,13 @@ class StoreContract:
 class TestMemoryStore(StoreContract):
     def new_store(self, tmp_path: Path) -> Store:
         return MemoryStore()
+
+
+class TestSharedMemoryStore(StoreContract):
+    """The stand-in for PostgreSQL in fast tests of replicas keeps the same promises."""
+
+    def new_store(self, tmp_path: Path) -> Store:
+        return MemoryStore(shared=True)
 
 
 class TestSqliteStore(StoreContract):
@@ -502,3 +630,331 @@ async def _fill(store: Store, commands: int) -> None:
         *(store.append(command("t", n, filler="x" * 200)) for n in range(1, commands + 1))
     )
     await store.close()
+
+
+News = list[tuple[str, int, CommandRecord | None]]
+
+
+async def _news(heard: News, count: int, timeout: float = 10.0) -> News:
+    """The first ``count`` pieces of news about commands (resync signals left out), once
+    they have arrived."""
+    deadline = time.monotonic() + timeout
+    while True:
+        news = [item for item in heard if item[0]]
+        if len(news) >= count or time.monotonic() > deadline:
+            assert len(news) >= count, f"heard only {news} in {timeout} s"
+            return news[:count]
+        await asyncio.sleep(0.01)
+
+
+async def _resync(heard: News, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while ("", 0, None) not in heard:
+        assert time.monotonic() < deadline, f"no resync signal in {timeout} s: {heard}"
+        await asyncio.sleep(0.01)
+
+
+def _free_port() -> int:
+    """A local port nobody listens on (connecting to it is refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+class TestPostgresStore(StoreContract):
+    """Each test gets a schema of its own (``postgres_url``) and a small pool, so that two
+    xdist workers and other suites stay far below the server's connection limit."""
+
+    @pytest.fixture
+    def store(self, postgres_url: str) -> Store:
+        return PostgresStore(postgres_url, pool_size=4)
+
+    # --- the schema -------------------------------------------------------------------------
+
+    def test_replicas_starting_at_once_migrate_once(self, postgres_url: str) -> None:
+        assert len(store_postgres.MIGRATIONS) == len(MIGRATIONS)  # versions mean the same
+
+        async def start(replicas: int, number: int) -> None:
+            stores = [PostgresStore(postgres_url, pool_size=1) for _ in range(replicas)]
+            await asyncio.gather(*(s.open() for s in stores))
+            if number == 1:
+                await stores[0].create_table(table("t"))
+            await stores[-1].append(command("t", number), table_status="open", wake_at=1.0)
+            await asyncio.gather(*(s.close() for s in stores))
+
+        asyncio.run(start(4, 1))
+        schema = schema_of(postgres_url)
+        with psycopg.connect(postgres_url) as db:
+            applied = db.execute("SELECT version, applied_at FROM schema_version").fetchall()
+            assert [version for version, _ in applied] == [1, 2]
+            names = db.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+                (schema,),
+            ).fetchall()
+            assert {n for (n,) in names} == {"tables", "commands", "rulesets", "schema_version"}
+        asyncio.run(start(2, 2))  # opening again migrates nothing and keeps everything
+        with psycopg.connect(postgres_url) as db:
+            again = db.execute("SELECT version, applied_at FROM schema_version").fetchall()
+            assert again == applied
+            assert db.execute("SELECT count(*) FROM commands").fetchone() == (2,)
+
+    def test_a_schema_newer_than_the_code_is_refused(self, postgres_url: str) -> None:
+        asyncio.run(_open_and_close(PostgresStore(postgres_url)))
+        with psycopg.connect(postgres_url) as db:
+            db.execute("INSERT INTO schema_version VALUES (999, 0)")
+        with pytest.raises(StoreError, match=r"999.*upgrade the referee") as raised:
+            asyncio.run(_open_and_close(PostgresStore(postgres_url)))
+        assert schema_of(postgres_url) in str(raised.value)
+
+    def test_a_missing_schema_is_a_clear_store_error(self, postgres_url: str) -> None:
+        url = with_schema(postgres_url.split("?")[0], "bhabhi_no_such_schema")
+        with pytest.raises(StoreError, match="no schema of the search_path"):
+            asyncio.run(_open_and_close(PostgresStore(url)))
+
+    def test_an_unreachable_server_is_a_store_error_naming_it(self) -> None:
+        port = _free_port()
+        store = PostgresStore(f"postgresql://referee:s3cret-pw@127.0.0.1:{port}/test")
+        with pytest.raises(StoreError) as raised:
+            asyncio.run(_open_and_close(store))
+        message = str(raised.value)
+        assert type(raised.value) is StoreError
+        assert f"127.0.0.1:{port}/test" in message and "PostgreSQL" in message
+        assert "refused" in message.lower()
+        assert "s3cret-pw" not in message
+
+    def test_driver_errors_are_store_errors(self, postgres_url: str) -> None:
+        async def run() -> None:
+            store = PostgresStore(postgres_url, pool_size=1)
+            await store.open()
+            try:
+                await store.create_table(table("t"))
+                bad = [
+                    command("t", 2**70),  # no bigint holds it
+                    CommandRecord("t", 1, "nul\x00kind", {}, 0.0),  # text holds no NUL
+                    CommandRecord("t", 1, "play", {"lone": "\ud800"}, 0.0),  # not UTF-8
+                ]
+                for record in bad:
+                    with pytest.raises(StoreError) as raised:
+                        await store.append(record)
+                    assert not isinstance(raised.value, ConflictError)
+                    assert "PostgreSQL store 127.0.0.1" in str(raised.value) or "JSON" in str(
+                        raised.value
+                    )
+                with pytest.raises(StoreError):
+                    await store.create_table(table("nul\x00id"))
+                await store.append(command("t", 1))  # the pool's connections still work
+                assert numbers(await store.load_commands("t")) == [1]
+            finally:
+                await store.close()
+
+        asyncio.run(run())
+
+    # --- several replicas -------------------------------------------------------------------
+
+    def test_200_concurrent_appends_to_50_tables_all_land(self, postgres_url: str) -> None:
+        async def run() -> None:
+            store = PostgresStore(postgres_url)
+            await store.open()
+            try:
+                ids = [f"t{k}" for k in range(50)]
+                await asyncio.gather(*(store.create_table(table(i)) for i in ids))
+                await asyncio.gather(
+                    *(
+                        store.append(command(i, n), table_status="open", wake_at=float(n))
+                        for n in (1, 2, 3, 4)
+                        for i in ids
+                    )
+                )
+                for i in ids:
+                    assert await store.load_commands(i) == [command(i, n) for n in (1, 2, 3, 4)]
+                assert len(await store.load_tables(status="open")) == 50
+            finally:
+                await store.close()
+
+        asyncio.run(run())
+
+    def test_two_replicas_racing_for_a_number_have_one_winner(self, postgres_url: str) -> None:
+        async def run() -> None:
+            one, two = PostgresStore(postgres_url), PostgresStore(postgres_url)
+            await asyncio.gather(one.open(), two.open())
+            try:
+                ids = [f"t{k}" for k in range(20)]
+                for i in ids:
+                    await one.create_table(table(i))
+                results = await asyncio.gather(
+                    *(
+                        s.append(command(i, 1, by=name))
+                        for i in ids
+                        for name, s in (("one", one), ("two", two))
+                    ),
+                    return_exceptions=True,
+                )
+                for k, i in enumerate(ids):
+                    pair = results[2 * k : 2 * k + 2]
+                    assert sorted(type(r).__name__ for r in pair) == ["ConflictError", "NoneType"]
+                    winner = "one" if pair[0] is None else "two"
+                    assert await two.load_commands(i) == [command(i, 1, by=winner)]
+            finally:
+                await asyncio.gather(one.close(), two.close())
+
+        asyncio.run(run())
+
+    def test_listeners_hear_what_another_replica_appends(self, postgres_url: str) -> None:
+        big = {"filler": "♠" * 3000}  # 9000 bytes of UTF-8: too big to ride along
+
+        async def run() -> None:
+            heard: News = []
+            listening, writing = PostgresStore(postgres_url), PostgresStore(postgres_url)
+            listening.listen(lambda *news: heard.append(news))
+            await asyncio.gather(listening.open(), writing.open())
+            try:
+                await writing.create_table(TableRecord("t", RICH, 1.0))
+                sent = [
+                    command("t", 1, card="7H"),
+                    CommandRecord("t", 2, "deal ♦", RICH, 2.5),
+                    command("t", 3, **big),
+                    command("t", 4, card="AS"),
+                ]
+                for record in sent:
+                    await writing.append(record)
+                news = await _news(heard, 4)
+                assert news == [
+                    ("t", 1, sent[0]),
+                    ("t", 2, sent[1]),
+                    ("t", 3, None),  # too big: load it
+                    ("t", 4, sent[3]),
+                ]
+                assert ("", 0, None) not in heard  # listening since open: nothing missed
+                carried = news[1][2]
+                assert carried is not None and list(carried.payload) == list(RICH)
+                assert await listening.load_commands("t", after=2) == sent[2:]
+            finally:
+                await asyncio.gather(listening.close(), writing.close())
+
+        asyncio.run(run())
+
+    def test_notifications_stay_in_their_schema(self, postgres_url: str) -> None:
+        async def run(other_url: str) -> None:
+            heard: News = []
+            here, there = PostgresStore(postgres_url), PostgresStore(other_url)
+            here.listen(lambda *news: heard.append(news))
+            await asyncio.gather(here.open(), there.open())
+            try:
+                for s in (here, there):
+                    await s.create_table(table("t"))
+                await there.append(command("t", 1, schema="there"))
+                await there.append(command("t", 2, schema="there"))
+                await here.append(command("t", 1, schema="here"))
+                # Committed after "there"'s: heard in commit order if the channel were shared.
+                assert await _news(heard, 1) == [("t", 1, command("t", 1, schema="here"))]
+                await asyncio.sleep(0.1)
+                assert [news for news in heard if news[0]] == await _news(heard, 1)
+            finally:
+                await asyncio.gather(here.close(), there.close())
+
+        with fresh_postgres_schema() as other_url:
+            asyncio.run(run(other_url))
+
+    def test_a_lost_listening_connection_comes_back_with_a_resync(self, postgres_url: str) -> None:
+        async def run() -> None:
+            heard: News = []
+            listening = PostgresStore(postgres_url, reconnect_delay=(0.05, 0.5))
+            writing = PostgresStore(postgres_url, pool_size=1)
+            listening.listen(lambda *news: heard.append(news))
+            await asyncio.gather(listening.open(), writing.open())
+            try:
+                await writing.create_table(table("t"))
+                await writing.append(command("t", 1))
+                await _news(heard, 1)
+                first = listening._listen_pid
+                with psycopg.connect(postgres_url, autocommit=True) as admin:
+                    admin.execute("SELECT pg_terminate_backend(%s)", (first,))
+                await _resync(heard)
+                assert listening._listen_pid != first
+                await writing.append(command("t", 2))
+                assert (await _news(heard, 2))[1] == ("t", 2, command("t", 2))
+            finally:
+                await asyncio.gather(listening.close(), writing.close())
+
+        asyncio.run(run())
+
+    def test_news_the_store_cannot_read_is_a_resync(self, postgres_url: str) -> None:
+        long_id = "t" * 9000  # even its table id and number do not fit a notification
+
+        async def run() -> None:
+            heard: News = []
+            store = PostgresStore(postgres_url, pool_size=2)
+            store.listen(lambda *news: heard.append(news))
+            await store.open()
+            try:
+                await store.create_table(table(long_id))
+                await store.append(command(long_id, 1))
+                await _resync(heard)
+                heard.clear()
+                with psycopg.connect(postgres_url, autocommit=True) as other:
+                    channel = store_postgres.channel_name(schema_of(postgres_url))
+                    other.execute("SELECT pg_notify(%s, 'not ours')", (channel,))
+                await _resync(heard)
+                assert heard == [("", 0, None)]
+                assert numbers(await store.load_commands(long_id)) == [1]
+            finally:
+                await store.close()
+
+        asyncio.run(run())
+
+    def test_listening_after_open_starts_with_a_resync(self, postgres_url: str) -> None:
+        async def run() -> None:
+            heard: News = []
+            store = PostgresStore(postgres_url, pool_size=2)
+            await store.open()
+            try:
+                await store.create_table(table("t"))
+                await store.append(command("t", 1))  # before anyone listened
+                store.listen(lambda *news: heard.append(news))
+                await _resync(heard)  # so: catch up from the store
+                await store.append(command("t", 2))
+                assert await _news(heard, 1) == [("t", 2, command("t", 2))]
+            finally:
+                await store.close()
+            with pytest.raises(StoreError):
+                store.listen(lambda *news: None)
+
+        asyncio.run(run())
+
+
+# --- choosing a store -------------------------------------------------------------------------
+
+
+def test_open_store_picks_the_backend_from_the_db_value(tmp_path: Path) -> None:
+    for url in ("postgresql://u@h/db", "postgres://u:pw@h:5433/db", "postgresql:///db"):
+        assert isinstance(open_store(url), PostgresStore), url
+    assert isinstance(open_store(tmp_path / "x.db"), SqliteStore)
+    assert isinstance(open_store(str(tmp_path / "x.db")), SqliteStore)
+    default = open_store(None)
+    assert isinstance(default, SqliteStore)
+    assert default.path == Path("var") / "referee.sqlite3"
+
+
+def test_urls_are_shown_without_their_password() -> None:
+    assert describe_store("postgresql://ref:hunter22@db:5432/bhabhi?sslmode=require") == (
+        "postgresql://ref:***@db:5432/bhabhi?sslmode=require"
+    )
+    assert redact("postgres://db/x?user=ref&password=hunter22") == (
+        "postgres://db/x?user=ref&password=***"
+    )
+    assert redact("postgresql://ref@db/x") == "postgresql://ref@db/x"
+    assert describe_store("var/referee.sqlite3") == "var/referee.sqlite3"
+    for bad in ("postgresql://ref:hunter22@db/x?nonsense=1", "POSTGRESQL://ref:hunter22@db/x"):
+        with pytest.raises(StoreError) as raised:
+            PostgresStore(bad)  # libpq's message quotes the second one whole
+        assert "invalid PostgreSQL URL" in str(raised.value)
+        assert "hunter22" not in str(raised.value)
+
+
+def test_with_schema_keeps_the_urls_other_options() -> None:
+    url = with_schema("postgresql://h/db?options=-cstatement_timeout%3D5000&sslmode=off", "s_1")
+    params = psycopg.conninfo.conninfo_to_dict(url)
+    assert params["options"] == "-cstatement_timeout=5000 -csearch_path=s_1"
+    assert params["sslmode"] == "off"
+    assert with_schema("postgresql://h/db", "s") == "postgresql://h/db?options=-csearch_path%3Ds"

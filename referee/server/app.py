@@ -22,6 +22,7 @@ from grpc_reflection.v1alpha import reflection
 
 from referee.server.service import PlayService, RulesetService, TableService
 from referee.server.store import Store
+from referee.server.stores import describe_store, open_store
 from referee.server.tables import Referee
 
 KEEPALIVE_OPTIONS = [
@@ -93,9 +94,7 @@ async def create_server(
 ) -> tuple[RefereeServer, int]:
     """Start a referee on ``address``; return it and the port bound (for ``:0``)."""
     if store is None:
-        from referee.server.store_sqlite import SqliteStore
-
-        store = SqliteStore(Path(db) if db is not None else Path("var") / "referee.sqlite3")
+        store = open_store(db)  # a postgresql:// URL, or a SQLite file (default var/)
     referee = Referee(store, test_mode=test_mode, allow_register=allow_register)
     await referee.start()
     server = grpc.aio.server(options=KEEPALIVE_OPTIONS)
@@ -152,7 +151,8 @@ async def serve(
         f"{host}:{port}", db=db, test_mode=test_mode, allow_register=allow_register, tls=tls
     )
     mode = " (TEST MODE: explicit deals allowed)" if test_mode else ""
-    print(f"bhabhi referee listening on {host}:{bound} (store {db}){mode}", flush=True)
+    shown = describe_store(db)  # a URL's password stays hidden
+    print(f"bhabhi referee listening on {host}:{bound} (store {shown}){mode}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -21,14 +21,18 @@ def register(subparsers: Subparsers) -> None:
         "serve",
         help="run the gRPC referee",
         description="Run the gRPC referee: hosts tables for every bundled ruleset and keeps "
-        "every accepted move in an embedded SQLite database.",
+        "every accepted move in an embedded SQLite database, or in PostgreSQL, which several "
+        "referees (replicas) can share.",
     )
     serve.add_argument("--host", default=os.environ.get("BHABHI_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("BHABHI_PORT", "50051")))
     serve.add_argument(
         "--db",
         default=os.environ.get("BHABHI_DB", str(Path("var") / "referee.sqlite3")),
-        help="SQLite database file (default var/referee.sqlite3; env BHABHI_DB)",
+        help="SQLite database file, or a PostgreSQL URL such as "
+        "postgresql://user:password@host:5432/db (add ?options=-csearch_path%%3Dname for a "
+        "schema other than the default; the store creates its tables) "
+        "(default var/referee.sqlite3; env BHABHI_DB)",
     )
     serve.add_argument(
         "--test-mode",

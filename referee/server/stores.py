@@ -1,0 +1,42 @@
+"""Which store a ``--db`` value means: a PostgreSQL URL, or else a SQLite file.
+
+One place decides, so that ``bhabhi serve``, ``create_server`` and the benchmarks agree, and
+so that what is printed about the store never shows a password given in the URL.  The
+PostgreSQL driver is imported only when a URL asks for it: a referee on SQLite never loads it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.server.store import Store
+
+DEFAULT_DB = Path("var") / "referee.sqlite3"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(db: str | Path | None) -> bool:
+    return isinstance(db, str) and db.startswith(POSTGRES_SCHEMES)  # libpq: lower case only
+
+
+def open_store(db: str | Path | None) -> Store:
+    """The store ``db`` names (None: the default SQLite file), not yet opened: the referee
+    opens it, so that its errors arrive where the referee reports them."""
+    if is_postgres_url(db):
+        from referee.server.store_postgres import PostgresStore
+
+        assert isinstance(db, str)
+        return PostgresStore(db)
+    from referee.server.store_sqlite import SqliteStore
+
+    return SqliteStore(Path(db) if db is not None else DEFAULT_DB)
+
+
+def describe_store(db: str | Path | None) -> str:
+    """``db`` as it may be printed or logged: a URL's password hidden."""
+    if is_postgres_url(db):
+        from referee.server.store_postgres import redact
+
+        assert isinstance(db, str)
+        return redact(db)
+    return str(db if db is not None else DEFAULT_DB)
