@@ -147,7 +147,7 @@ def _naive(path: Path, total: int, seconds: float) -> float:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
-        db.execute("INSERT INTO tables VALUES ('t', '{}', 0)")
+        db.execute("INSERT INTO tables (table_id, config, created_at) VALUES ('t', '{}', 0)")
         payload = json.dumps(PAYLOAD)
         started = time.perf_counter()
         done = 0
