@@ -647,3 +647,37 @@ async def test_a_store_that_fails_is_a_refusal_that_changes_nothing() -> None:
         answer = await submit(())
         assert answer.last_seq > before.seq
         assert (await submit(())).last_seq == answer.last_seq
+
+
+@run_async
+@covers("bad_request")
+async def test_bytes_that_are_not_the_request_message_are_refused_with_error_info() -> None:
+    """A client in another language sending broken bytes learns what is wrong, with the
+    same ErrorInfo as every refusal, for unary and streaming methods alike."""
+    async with referee() as ref:
+        for method in (
+            "/bhabhi.referee.v1.PlayService/SubmitAction",
+            "/bhabhi.referee.v1.TableService/GetTable",
+        ):
+            call = ref.channel.unary_unary(
+                method, request_serializer=bytes, response_deserializer=bytes
+            )
+
+            def broken(md: Metadata, call: Any = call) -> Any:
+                return call(b"\xff\xff\xff\xff\x0f", metadata=md)
+
+            refusal = await refused(broken, Code.INVALID_ARGUMENT, "bad_request")
+            assert "bhabhi.referee.v1." in refusal.message
+        stream = ref.channel.unary_stream(
+            "/bhabhi.referee.v1.PlayService/WatchTable",
+            request_serializer=bytes,
+            response_deserializer=bytes,
+        )
+
+        async def watch(md: Metadata) -> list[bytes]:
+            return [item async for item in stream(b"\x0a\xff", metadata=md)]
+
+        await refused(watch, Code.INVALID_ARGUMENT, "bad_request")
+        # A well-formed request on the same channel is served as ever.
+        listed = await ref.rulesets.ListRulesets(pb.ListRulesetsRequest())
+        assert listed.rulesets

@@ -662,10 +662,10 @@ class Game {
       const unknownKind = this.referee.encodeSubmit(base({ action: { kind: 99, card: 'AS' } }));
       await this.refused('bad_action (unknown kind 99)', turn, seq,
         this.referee.callRaw('PlayService', 'SubmitAction', unknownKind, { token: this.token(turn) }), 'INVALID_ARGUMENT', 'bad_action');
-      // Bytes that are no protobuf message at all: refused (whatever the code) and harmless.
+      // Bytes that are no protobuf message at all: refused like any bad request, and harmless.
       const garbage = Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]);
-      const e = await this.refused('undecodable message', turn, seq,
-        this.referee.callRaw('PlayService', 'SubmitAction', garbage, { token: this.token(turn) }), null, null);
+      const e = await this.refused('bad_request (undecodable message)', turn, seq,
+        this.referee.callRaw('PlayService', 'SubmitAction', garbage, { token: this.token(turn) }), 'INVALID_ARGUMENT', 'bad_request');
       this.undecodableCode = e.codeName;
       await this.refused('table_not_found', turn, seq,
         this.submit(turn, base({ table_id: 'no-such-table' })), 'NOT_FOUND', 'table_not_found');

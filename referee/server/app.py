@@ -16,11 +16,11 @@ from pathlib import Path
 
 import grpc
 from bhabhi.referee.v1 import referee_pb2 as pb
-from bhabhi.referee.v1 import referee_pb2_grpc as rpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from referee.server.service import PlayService, RulesetService, TableService
+from referee.server import guard
+from referee.server.service import PlayService, RulesetService, TableService, refuse
 from referee.server.store import Store
 from referee.server.stores import describe_store, open_store
 from referee.server.tables import Referee
@@ -98,9 +98,14 @@ async def create_server(
     referee = Referee(store, test_mode=test_mode, allow_register=allow_register)
     await referee.start()
     server = grpc.aio.server(options=KEEPALIVE_OPTIONS)
-    rpc.add_RulesetServiceServicer_to_server(RulesetService(referee), server)
-    rpc.add_TableServiceServicer_to_server(TableService(referee), server)
-    rpc.add_PlayServiceServicer_to_server(PlayService(referee), server)
+    services = pb.DESCRIPTOR.services_by_name
+    server.add_generic_rpc_handlers(
+        [  # as rpc.add_*Servicer_to_server, but bytes that do not decode are refused
+            guard.handlers(services["RulesetService"], RulesetService(referee), refuse),
+            guard.handlers(services["TableService"], TableService(referee), refuse),
+            guard.handlers(services["PlayService"], PlayService(referee), refuse),
+        ]
+    )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *SERVICE_NAMES):

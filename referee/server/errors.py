@@ -236,6 +236,12 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         "Der Schiedsrichter fährt herunter; bitte gleich noch einmal versuchen.",
         "Sędzia się wyłącza; spróbuj ponownie za chwilę.",
     ),
+    "bad_request": (
+        Status.INVALID_ARGUMENT,
+        "The request is not a valid {type_name} message: {detail}.",
+        "Die Anfrage ist keine gültige {type_name}-Nachricht: {detail}.",
+        "Żądanie nie jest poprawną wiadomością {type_name}: {detail}.",
+    ),
     "store_unavailable": (
         Status.UNAVAILABLE,
         "The referee cannot reach its store ({detail}); retry with the same request_id.",

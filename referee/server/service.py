@@ -101,6 +101,11 @@ def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
     return None
 
 
+async def refuse(context: grpc.aio.ServicerContext[Any, Any], refusal: Refusal) -> None:
+    """End the call with the refusal's status, in the caller's language (raises)."""
+    await context.abort_with_status(status_of(refusal, _language(context)))
+
+
 def _refusals(
     method: Callable[..., Awaitable[T]],
 ) -> Callable[..., Awaitable[T]]:

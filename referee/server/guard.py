@@ -1,0 +1,101 @@
+"""Requests whose bytes are not the message they claim to be: refused like any other request.
+
+grpc decodes a request before any servicer code runs; bytes that do not parse make it answer
+``UNKNOWN`` with a Python exception's text and no ``ErrorInfo``, which a client in another
+language can do nothing with.  So the referee registers its services itself (``handlers``)
+with a decoder that never raises: bytes that do not parse become an ``Undecodable`` request,
+and the method refuses it with the reason ``bad_request`` (INVALID_ARGUMENT, in three
+languages, with ErrorInfo), as it refuses everything else.  What a servicer method receives
+is otherwise exactly what the generated ``add_*Servicer_to_server`` would give it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from google.protobuf import message_factory
+from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import DecodeError, Message
+
+from referee.server.errors import Refusal
+
+
+@dataclass(frozen=True, slots=True)
+class Undecodable:
+    """A request whose bytes are not a ``type_name`` message."""
+
+    type_name: str
+    error: str
+
+
+def handlers(
+    service: ServiceDescriptor,
+    servicer: object,
+    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+) -> grpc.GenericRpcHandler:
+    """The service's method handlers over ``servicer``; ``refuse`` aborts a call with a
+    refusal (the gRPC layer's one way of turning a Refusal into a status)."""
+    methods: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+    for method in service.methods:
+        request_type = message_factory.GetMessageClass(method.input_type)
+        response_type = message_factory.GetMessageClass(method.output_type)
+        behaviour = getattr(servicer, method.name)
+        decode = _decoder(request_type)
+        encode = response_type.SerializeToString
+        if method.server_streaming:
+            methods[method.name] = grpc.unary_stream_rpc_method_handler(
+                _streaming(behaviour, refuse),
+                request_deserializer=decode,
+                response_serializer=encode,
+            )
+        else:
+            methods[method.name] = grpc.unary_unary_rpc_method_handler(
+                _unary(behaviour, refuse),
+                request_deserializer=decode,
+                response_serializer=encode,
+            )
+    return grpc.method_handlers_generic_handler(service.full_name, methods)
+
+
+def _decoder(request_type: type[Message]) -> Callable[[bytes], Message | Undecodable]:
+    name = request_type.DESCRIPTOR.full_name
+
+    def decode(data: bytes) -> Message | Undecodable:
+        try:
+            return request_type.FromString(data)
+        except (DecodeError, RuntimeError, ValueError) as error:
+            return Undecodable(name, " ".join(str(error).split()) or type(error).__name__)
+
+    return decode
+
+
+def _refusal(request: Undecodable) -> Refusal:
+    return Refusal("bad_request", type_name=request.type_name, detail=request.error)
+
+
+def _unary(
+    behaviour: Callable[..., Any],
+    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+) -> Callable[..., Any]:
+    async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        if isinstance(request, Undecodable):
+            await refuse(context, _refusal(request))
+        return await behaviour(request, context)
+
+    return call
+
+
+def _streaming(
+    behaviour: Callable[..., AsyncIterator[Any]],
+    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+) -> Callable[..., AsyncIterator[Any]]:
+    async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
+        if isinstance(request, Undecodable):
+            await refuse(context, _refusal(request))
+        async for item in behaviour(request, context):
+            yield item
+
+    return call
