@@ -652,13 +652,17 @@ LISTENING = re.compile(r"listening on [^ ]*:(\d+)")
 
 
 class ServerProcess:
-    """``bhabhi serve --port 0`` in a subprocess, on a SQLite file; the port is read from
-    what it prints once it listens."""
+    """``bhabhi serve --port 0`` in a subprocess, on a SQLite file (or the PostgreSQL URL
+    given as a string; then ``cwd`` too); the port is read from what it prints once it
+    listens.  A ``--port`` among ``flags`` wins over 0 (a replica restarted on its port)."""
 
-    def __init__(self, db: Path, *flags: str, cwd: Path | None = None) -> None:
+    def __init__(self, db: Path | str, *flags: str, cwd: Path | None = None) -> None:
         self.db = db
         self.flags = flags
-        self.cwd = cwd or db.parent
+        if cwd is None:
+            assert isinstance(db, Path), "a PostgreSQL URL needs a cwd"
+            cwd = db.parent
+        self.cwd = cwd
         self.process: asyncio.subprocess.Process | None = None
         self.port = 0
         self.output: list[str] = []

@@ -1,9 +1,11 @@
 """Several referees (replicas) over one shared store, in one process: fast and exact.
 
-A ``MemoryStore(shared=True)`` stands in for PostgreSQL (``replica()`` is a second
-connection to the same data, and every append is announced to every replica's listener);
-the same scenarios run against real PostgreSQL and real processes in
-``test_replicas_postgres.py``.  What must hold (issue 5): any replica serves any table; of
+Every scenario runs twice: over a ``MemoryStore(shared=True)``, which stands in for
+PostgreSQL (``replica()`` is a second connection to the same data, and every append is
+announced to every replica's listener), and over a real PostgreSQL schema, each referee
+with its own ``PostgresStore`` (skipped without a server, except where
+``BHABHI_REQUIRE_POSTGRES=1``).  Separate processes killed with SIGKILL are in
+``test_replicas_processes.py``.  What must hold (issue 5): any replica serves any table; of
 two replicas racing for a table exactly one append wins and the other answers correctly;
 watchers on every replica get every event, without gap or duplicate; a clock fires once;
 a game played across replicas equals the same game played on one referee.
@@ -22,6 +24,7 @@ from typing import Any
 import grpc
 import pytest
 from bhabhi.referee.v1 import referee_pb2 as pb
+from postgres_helpers import PostgresUnavailable, fresh_postgres_schema, skip_or_fail
 from server_helpers import (
     Player,
     Referee,
@@ -39,7 +42,9 @@ from server_helpers import (
 )
 
 from referee.server import tables
+from referee.server.store import Store
 from referee.server.store_memory import MemoryStore
+from referee.server.store_postgres import PostgresStore
 
 DEAL = [  # bhabho, 4 seats: 13 cards each, A♠ with seat 0
     "AS 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC",
@@ -49,17 +54,38 @@ DEAL = [  # bhabho, 4 seats: 13 cards each, A♠ with seat 0
 ]
 
 
+BACKENDS = ["memory", "postgres"]
+
+
+class Stores:
+    """New store objects, each a replica's own connection to one shared database."""
+
+    def __init__(self, backend: str, stack: contextlib.ExitStack) -> None:
+        self.hub: MemoryStore | None = None
+        self.url = ""
+        if backend == "memory":
+            self.hub = MemoryStore(shared=True)
+        else:
+            try:
+                self.url = stack.enter_context(fresh_postgres_schema())
+            except PostgresUnavailable as error:
+                skip_or_fail(error)
+
+    def new(self) -> Store:
+        if self.hub is not None:
+            return self.hub.replica()
+        return PostgresStore(self.url, pool_size=4)
+
+
 @contextlib.asynccontextmanager
-async def replicas(count: int, **flags: Any) -> AsyncIterator[list[Referee]]:
-    hub = MemoryStore(shared=True)
-    async with contextlib.AsyncExitStack() as stack:
-        refs = [
-            await stack.enter_async_context(
-                referee(store=hub if k == 0 else hub.replica(), **flags)
-            )
-            for k in range(count)
-        ]
-        yield refs
+async def replicas(backend: str, count: int, **flags: Any) -> AsyncIterator[list[Referee]]:
+    with contextlib.ExitStack() as schemas:
+        stores = Stores(backend, schemas)
+        async with contextlib.AsyncExitStack() as stack:
+            yield [
+                await stack.enter_async_context(referee(store=stores.new(), **flags))
+                for _ in range(count)
+            ]
 
 
 async def spread_table(
@@ -151,10 +177,11 @@ async def play_random(
     return moves
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @run_async
-async def test_a_game_across_three_replicas_equals_the_game_on_one() -> None:
+async def test_a_game_across_three_replicas_equals_the_game_on_one(backend: str) -> None:
     rng = random.Random(5)
-    async with replicas(3, test_mode=True) as refs:
+    async with replicas(backend, 3, test_mode=True) as refs:
         seated = await spread_table(refs, deal=DEAL, hands=1)
         watchers = [Watcher.start(ref, seated.table_id) for ref in refs]
         moves = await play_random(seated, rng)
@@ -172,9 +199,12 @@ async def test_a_game_across_three_replicas_equals_the_game_on_one() -> None:
         assert comparable(alone_events) == comparable(streams[0])
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @run_async
-async def test_two_replicas_racing_for_a_table_one_wins_the_other_answers_stale() -> None:
-    async with replicas(2) as refs:
+async def test_two_replicas_racing_for_a_table_one_wins_the_other_answers_stale(
+    backend: str,
+) -> None:
+    async with replicas(backend, 2) as refs:
         seated = await spread_table(refs)
         view = await seated.spectate()
         mover = seated.players[view.view.turn]
@@ -206,13 +236,15 @@ async def test_two_replicas_racing_for_a_table_one_wins_the_other_answers_stale(
         assert after.seq == answers[0].last_seq
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @run_async
-async def test_replicas_that_hear_no_news_still_answer_right() -> None:
+async def test_replicas_that_hear_no_news_still_answer_right(backend: str) -> None:
     """With every notification lost, a replica acts on an old state: its append loses the
     race for the command number, and it catches up and checks again."""
-    async with replicas(2) as (a, b):
+    async with replicas(backend, 2) as (a, b):
         seated = await spread_table([a, b])
-        a.running.referee.store._listeners.clear()  # type: ignore[attr-defined]
+        for ref in (a, b):  # news arrives, and is dropped
+            ref.running.referee._follow = _ignore  # type: ignore[method-assign, assignment]
         view = await seated.spectate()
         mover = seated.players[view.view.turn]
         on_a = Player(a.connect(), *_who(mover))
@@ -231,11 +263,12 @@ async def test_replicas_that_hear_no_news_still_answer_right() -> None:
         assert await on_b.submit(action_message(card), view.seq, "first") == answer
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @run_async
-async def test_a_replica_that_missed_a_join_does_not_refuse_the_new_seat() -> None:
+async def test_a_replica_that_missed_a_join_does_not_refuse_the_new_seat(backend: str) -> None:
     """Replica B holds the table; a seat joined through A acts through B at once, before
     B heard of the join: B catches up instead of refusing the credential."""
-    async with replicas(2) as refs:
+    async with replicas(backend, 2) as refs:
         a, b = refs
         created = await a.tables.CreateTable(
             pb.CreateTableRequest(ruleset_id="bhabho", seat_count=4)
@@ -252,9 +285,10 @@ async def test_a_replica_that_missed_a_join_does_not_refuse_the_new_seat() -> No
         assert started.table.status == pb.TABLE_STATUS_PLAYING
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @run_async
-async def test_open_tables_and_registered_rulesets_are_seen_by_every_replica() -> None:
-    async with replicas(2, allow_register=True) as (a, b):
+async def test_open_tables_and_registered_rulesets_are_seen_by_every_replica(backend: str) -> None:
+    async with replicas(backend, 2, allow_register=True) as (a, b):
         house = "id: house\nextends: bhabho\ntitle: {en: H, de: H, pl: H}\n"
         await a.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=house))
         created = await b.tables.CreateTable(
@@ -264,9 +298,10 @@ async def test_open_tables_and_registered_rulesets_are_seen_by_every_replica() -
         assert created.table.table_id in [t.table_id for t in listed.tables]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @run_async
-async def test_a_turn_clock_fires_once_across_replicas() -> None:
-    async with replicas(3) as refs:
+async def test_a_turn_clock_fires_once_across_replicas(backend: str) -> None:
+    async with replicas(backend, 3) as refs:
         seated = await spread_table(refs, turn_time=0.3)
         for ref in refs:  # every replica holds the table and arms its clock
             await ref.tables.GetTable(pb.GetTableRequest(table_id=seated.table_id))
@@ -282,13 +317,20 @@ async def test_a_turn_clock_fires_once_across_replicas() -> None:
         assert all(b - a >= 250 for a, b in itertools.pairwise(times)), times
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @run_async
-async def test_the_clock_of_a_dead_replica_fires_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_clock_of_a_dead_replica_fires_elsewhere(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(tables, "SWEEP_EVERY", 0.1)
     monkeypatch.setattr(tables, "SWEEP_GRACE", 0.2)
-    hub = MemoryStore(shared=True)
-    async with referee(store=hub.replica()) as survivor:
-        async with referee(store=hub) as doomed:
+    with contextlib.ExitStack() as schemas:
+        await _dead_replica(Stores(backend, schemas))
+
+
+async def _dead_replica(stores: Stores) -> None:
+    async with referee(store=stores.new()) as survivor:
+        async with referee(store=stores.new()) as doomed:
             seated = await spread_table([doomed], turn_time=0.3)
             seq = (await seated.spectate()).seq
         # The doomed replica is gone, its clock with it; the survivor never touched the table.
@@ -307,3 +349,7 @@ def _who(player: Player) -> tuple[str, int, str]:
 
 async def _raise(error: BaseException) -> None:
     raise error
+
+
+async def _ignore(*_: object) -> None:
+    return None
