@@ -51,8 +51,11 @@ unit: setup
 run: setup
 	$(BIN)/bhabhi serve
 
+# The engine, the referee against a gRPC echo, then 1, 2 and 3 replicas on PostgreSQL
+# (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES).
 bench: setup
 	$(BIN)/python -m bench --referee
+	$(BIN)/python -m bench.replicas
 
 # A referee, four bots, one full hand, its transcript.
 demo: setup
