@@ -98,14 +98,10 @@ async def create_server(
     referee = Referee(store, test_mode=test_mode, allow_register=allow_register)
     await referee.start()
     server = grpc.aio.server(options=KEEPALIVE_OPTIONS)
-    services = pb.DESCRIPTOR.services_by_name
-    server.add_generic_rpc_handlers(
-        [  # as rpc.add_*Servicer_to_server, but bytes that do not decode are refused
-            guard.handlers(services["RulesetService"], RulesetService(referee), refuse),
-            guard.handlers(services["TableService"], TableService(referee), refuse),
-            guard.handlers(services["PlayService"], PlayService(referee), refuse),
-        ]
-    )
+    services = pb.DESCRIPTOR.services_by_name  # bytes that do not decode are refused:
+    guard.add_service(server, services["RulesetService"], RulesetService(referee), refuse)
+    guard.add_service(server, services["TableService"], TableService(referee), refuse)
+    guard.add_service(server, services["PlayService"], PlayService(referee), refuse)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *SERVICE_NAMES):

@@ -31,13 +31,28 @@ class Undecodable:
     error: str
 
 
+def add_service(
+    server: grpc.aio.Server,
+    service: ServiceDescriptor,
+    servicer: object,
+    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+) -> None:
+    """Serve ``servicer``'s methods as the generated ``add_*Servicer_to_server`` does (also
+    as registered methods, grpc's faster path), with the guarded decoder; ``refuse`` aborts
+    a call with a refusal (the gRPC layer's one way of turning a Refusal into a status)."""
+    methods = handlers(service, servicer, refuse)
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(service.full_name, methods),)
+    )
+    server.add_registered_method_handlers(service.full_name, methods)
+
+
 def handlers(
     service: ServiceDescriptor,
     servicer: object,
     refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
-) -> grpc.GenericRpcHandler:
-    """The service's method handlers over ``servicer``; ``refuse`` aborts a call with a
-    refusal (the gRPC layer's one way of turning a Refusal into a status)."""
+) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+    """The service's method handlers over ``servicer``, by method name."""
     methods: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
     for method in service.methods:
         request_type = message_factory.GetMessageClass(method.input_type)
@@ -57,7 +72,7 @@ def handlers(
                 request_deserializer=decode,
                 response_serializer=encode,
             )
-    return grpc.method_handlers_generic_handler(service.full_name, methods)
+    return methods
 
 
 def _decoder(request_type: type[Message]) -> Callable[[bytes], Message | Undecodable]:
