@@ -295,10 +295,8 @@ class _Resolver:
             looked += " and the registered rulesets"
         known = sorted({*self.bundled, *self.registered})
         guess = did_you_mean(base_id, [*known, *sorted(nearby)])
-        return (
-            f"base ruleset {base_id!r} not found (looked for {looked}: "
-            f"{', '.join(known)})" + (f"; did you mean {guess!r}?" if guess else "")
-        )
+        hint = f"; did you mean {guess!r}?" if guess else ""
+        return f"base ruleset {base_id!r} not found (looked for {looked}: {', '.join(known)}){hint}"
 
 
 def _merge(base: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
