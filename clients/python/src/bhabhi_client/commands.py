@@ -77,6 +77,14 @@ def register(subparsers: Subparsers) -> None:
         help="pause before each bot move, so you can follow (default 0.5; 0 with --auto)",
     )
     play.add_argument(
+        "--turn-time",
+        type=_seconds,
+        default=0.0,
+        metavar="SECONDS",
+        help="a turn clock on the table created: seconds for each move, after which the "
+        "referee plays for the seat (default: no clock)",
+    )
+    play.add_argument(
         "--auto",
         action="store_true",
         help="answer every turn with the first legal card (for tests and demos)",
@@ -104,6 +112,17 @@ def register(subparsers: Subparsers) -> None:
     demo.add_argument("--quiet", action="store_true", help="only the bots' summaries")
     demo.add_argument("--seed", default=None, help="seed of the bots' choices (any text)")
     demo.set_defaults(func=_demo)
+
+
+def _seconds(text: str) -> float:
+    """A non-negative number of seconds, for argparse."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 86_400:  # what the referee accepts
+        raise argparse.ArgumentTypeError(f"{text} is not 0 to 86400 seconds")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -214,6 +233,13 @@ async def _referee(target: str | None) -> AsyncIterator[str]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.turn_time and args.table:
+        print(
+            "bhabhi: --turn-time sets the clock of a table play creates, not of one it joins "
+            "(--table)",
+            file=sys.stderr,
+        )
+        return 2
     return _run(_play_main(args))
 
 
@@ -232,6 +258,7 @@ async def _play_main(args: argparse.Namespace) -> int:
             bots=args.bots,
             bot_delay=delay,
             options=options,
+            turn_time=args.turn_time,
         )
 
 

@@ -6,13 +6,21 @@ and the player's lines.  Both go into one queue, read by one loop, so nothing on
 interleaves mid-line and every action is decided on the view the player was shown
 (``expected_seq`` is that view's seq; a table that moved on meanwhile gets a fresh look
 rather than a move meant for another position).
+
+On a clocked table the line above the prompt is the turn clock.  Input is a blocking
+``readline`` whose echo the terminal owns, so the prompt line is never touched: on a
+terminal a task rewrites the clock line in place (save the cursor, one line up, rewrite,
+restore) for as long as nothing else was printed below it.  Elsewhere (a pipe, a file) the
+time left is printed once and not animated.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +34,11 @@ from bhabhi_client.client import Client, SeatHandle, StreamItem, event_kind
 from bhabhi_client.errors import RefereeError
 from bhabhi_client.rules import RulesProfile
 from bhabhi_client.transcript import Narrator, Style
+
+URGENT_SECONDS = 10
+"""Under this many seconds left, the person's own clock turns urgent."""
+WAIT_GRACE = 2.0
+"""Seconds of waiting for another seat before its clock is shown (a bot is quicker)."""
 
 BOT_NAMES = ("Asha", "Bilal", "Chen", "Dara", "Emil", "Farah", "Gita", "Hugo", "Ines")
 
@@ -65,6 +78,80 @@ class GameOptions:
     how the tests drive a whole hand through the real input path."""
     out: TextIO = field(default_factory=lambda: sys.stdout)
     style: Style | None = None
+    animate: bool | None = None
+    """Redraw the turn clock in place once a second; None: when ``out`` is a terminal."""
+
+
+# --- the turn clock ---------------------------------------------------------------------------
+
+
+def format_time_left(left: float) -> str:
+    """``27 s`` or ``1:05``, rounded up: ``0 s`` only once the time is up."""
+    seconds = max(0, math.ceil(left))
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else f"{seconds} s"
+
+
+def clock_line(
+    deadline: float | None,
+    now: float,
+    *,
+    seat: int,
+    me: int,
+    name: str = "",
+    style: Style | None = None,
+) -> str:
+    """The clock of the seat the game waits for, at ``now`` (on the referee's clock, like
+    the absolute ``deadline``); empty when there is no clock.  The person's own turn is
+    bold, and under ten seconds loud enough to be seen without colour."""
+    style = style or Style()
+    if deadline is None or seat < 0:
+        return ""
+    left = deadline - now
+    if seat == me:
+        if left <= 0:
+            return style.paint("Clock: your time is up; the referee plays for you.", "bold", "red")
+        if math.ceil(left) < URGENT_SECONDS:
+            return style.paint(
+                f"Clock: HURRY, only {format_time_left(left)} left for your move!", "bold", "red"
+            )
+        return style.paint(f"Clock: {format_time_left(left)} left for your move.", "bold")
+    who = name or f"Seat {seat}"
+    if left <= 0:
+        return style.paint(f"Clock: {who}'s time is up.", "dim")
+    return style.paint(f"Clock: {who} has {format_time_left(left)} left to play.", "dim")
+
+
+def timed_out_line(event: pb.Event, narrator: Narrator, style: Style | None = None) -> str:
+    """The log line of a ``turn_timed_out`` event: whose time ran out, what was played."""
+    style = style or Style()
+    e = event.turn_timed_out
+    who = "you" if e.seat == narrator.me else narrator.name(e.seat)
+    if e.action.kind == pb.ACTION_KIND_PLAY:
+        what = f"played {style.card(e.action.card)}"
+    elif e.action.kind == pb.ACTION_KIND_PICK_UP:
+        what = "picked up the trick"
+    else:
+        what = f"played {format_action(e.action)}"
+    return style.paint(f"Out of time: the referee {what} for {who}.", "bold", "yellow")
+
+
+@dataclass
+class _Clock:
+    """What the game knows of the turn clock, from the latest event."""
+
+    deadline: float | None = None
+    """Absolute, in unix seconds on the referee's clock; None when no clock runs."""
+    seat: int = -1
+    """The seat the game waits for; -1 while unknown."""
+    offset: float = 0.0
+    """The referee's clock minus ours (from ``turn_deadline - time_left`` on arrival)."""
+    since: float = 0.0
+    """When (our clock) this deadline was learned."""
+    live: bool = False
+    """The clock line is the line just above the cursor, so it may be redrawn there."""
+    drawn: str = ""
+    announced: float | None = None
+    """The deadline whose clock was last printed for another seat."""
 
 
 class TerminalGame:
@@ -83,6 +170,13 @@ class TerminalGame:
         self.options = options
         self.out = options.out
         self.style = options.style or Style.for_stream(options.out)
+        isatty = getattr(options.out, "isatty", None)
+        self.animate = options.animate if options.animate is not None else bool(isatty and isatty())
+        self.turn_time = table.turn_time.ToNanoseconds() / 1e9 if table is not None else 0.0
+        self.clock = _Clock()
+        self.prompt_open = False
+        """The prompt was printed and no line ended it yet."""
+        self.stdin: TextIO | None = None
         self.narrator = Narrator(me=handle.seat, style=self.style, sort_key=rules.sort_key)
         if table is not None:
             self.narrator.learn(table)
@@ -100,10 +194,93 @@ class TerminalGame:
     # --- output -------------------------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
+        if self.prompt_open:  # what arrives while the prompt waits goes below it
+            print(file=self.out)
+            self.prompt_open = False
+        self.clock.live = False
         print(text, file=self.out, flush=True)
 
     def _prompt(self) -> None:
+        self._show_clock()
         print(self.style.paint("Your move> ", "bold"), end="", file=self.out, flush=True)
+        self.prompt_open = True
+
+    # --- the turn clock -------------------------------------------------------------------------
+
+    def clock_text(self, now: float | None = None) -> str:
+        """The clock line at ``now`` (our clock; default: now); empty without a clock."""
+        clock = self.clock
+        local = time.time() if now is None else now
+        return clock_line(
+            clock.deadline,
+            local + clock.offset,
+            seat=clock.seat,
+            me=self.handle.seat,
+            name=self.narrator.name(clock.seat) if clock.seat >= 0 else "",
+            style=self.style,
+        )
+
+    def _show_clock(self, now: float | None = None) -> None:
+        text = self.clock_text(now)
+        if text:
+            self.say(text)
+            self.clock.live, self.clock.drawn = True, text
+
+    def _learn_clock(self, item: StreamItem, to_act: Sequence[int]) -> None:
+        """The deadline an event carries, and (when one seat may act) whose it is."""
+        clock = self.clock
+        if isinstance(item, pb.Snapshot) or not item.HasField("turn_deadline"):
+            clock.deadline, clock.seat = None, -1
+            return
+        deadline = item.turn_deadline.ToNanoseconds() / 1e9
+        if deadline != clock.deadline:  # one command's events share their deadline
+            clock.deadline, clock.seat, clock.since = deadline, -1, time.time()
+        if len(to_act) == 1:
+            clock.seat = to_act[0]
+
+    async def _find_clock_seat(self) -> None:
+        """Before a trick several seats may act (a take); the clock is the leader's, which
+        only the view says."""
+        try:
+            response = await self.handle.view()
+        except RefereeError:
+            return  # no clock line this turn rather than no game
+        if response.HasField("view") and self.clock.seat < 0:
+            self.clock.seat = response.view.turn
+
+    def tick(self, now: float | None = None) -> None:
+        """Keep the clock on screen current: on a terminal redraw the live clock line when
+        its text changes; print another seat's clock once when it keeps the game waiting."""
+        clock = self.clock
+        if clock.deadline is None:
+            return
+        local = time.time() if now is None else now
+        if clock.live:
+            text = self.clock_text(local)
+            if self.animate and text != clock.drawn:
+                # Save the cursor, go up to the clock line, rewrite it, come back: the
+                # prompt and whatever the player has typed after it stay as they are.
+                self.out.write(f"\0337\033[1A\r{text}\033[K\0338")
+                self.out.flush()
+                clock.drawn = text
+            return
+        waited = local - clock.since
+        others = clock.seat >= 0 and clock.seat != self.handle.seat
+        if others and clock.announced != clock.deadline and waited >= WAIT_GRACE:
+            clock.announced = clock.deadline
+            self._show_clock(local)
+
+    def _tick_delay(self) -> float:
+        """Until the seconds shown change (a little after), at most a quarter second."""
+        if self.clock.deadline is None:
+            return 0.25
+        left = self.clock.deadline - (time.time() + self.clock.offset)
+        return min(0.25, left % 1.0 + 0.01) if left > 0 else 0.25
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(self._tick_delay())
+            self.tick()
 
     def render(self, view: pb.SeatView) -> list[str]:
         """The table as the player sees it: the others, the trick, the hand, what is legal."""
@@ -189,13 +366,20 @@ class TerminalGame:
     async def run(self, stdin: TextIO | None = None) -> int:
         """Play until the session is over (0) or the player quits (0); 1 if the referee fails."""
         loop = asyncio.get_running_loop()
-        _start_reader(
-            stdin or sys.stdin, lambda item: loop.call_soon_threadsafe(self.queue.put_nowait, item)
-        )
+
+        def put(item: _Input) -> None:
+            if isinstance(item, _Line):
+                self.clock.live = False  # the Enter moved the cursor off the prompt line
+            loop.call_soon_threadsafe(self.queue.put_nowait, item)
+
+        self.stdin = stdin or sys.stdin
+        _start_reader(self.stdin, put)
         events = asyncio.create_task(self._pump())
+        ticker = asyncio.create_task(self._ticker()) if self.turn_time > 0 else None
+        clocked = f"; {self.turn_time:g} s for each move" if self.turn_time else ""
         self.say(
-            f"{self.rules.title_in(self.options.language)}: you are seat {self.handle.seat}. "
-            "Type ? for help."
+            f"{self.rules.title_in(self.options.language)}: you are seat {self.handle.seat}"
+            f"{clocked}. Type ? for help."
         )
         try:
             while True:
@@ -211,12 +395,15 @@ class TerminalGame:
                     self.say("(end of input: leaving the game)")
                     return 0
                 if isinstance(item, _Line):
+                    self.prompt_open = self.clock.live = False  # its Enter ended the line
                     if not await self.command(item.text):
                         return 0
                     continue
                 await self.show(item)
         finally:
             events.cancel()
+            if ticker is not None:
+                ticker.cancel()
 
     def bot_ended(self, task: asyncio.Task[Any]) -> None:
         """A bot's task ended: the game cannot go on if it failed."""
@@ -226,6 +413,11 @@ class TerminalGame:
     async def _pump(self) -> None:
         try:
             async for item in self.handle.events():
+                if isinstance(item, pb.Event) and item.HasField("time_left"):
+                    # The deadline is on the referee's clock; the time left when sent tells
+                    # how far ours is from it (network latency aside).
+                    sent = item.turn_deadline.ToNanoseconds() - item.time_left.ToNanoseconds()
+                    self.clock.offset = sent / 1e9 - time.time()
                 self.queue.put_nowait(item)
         except RefereeError as error:
             self.queue.put_nowait(_StreamEnd(error))
@@ -234,7 +426,13 @@ class TerminalGame:
 
     async def show(self, item: StreamItem) -> None:
         """Narrate one event; when the table waits for this seat, show it and prompt."""
-        for line in self.narrator.describe(item):
+        if isinstance(item, pb.Event) and event_kind(item) == "turn_timed_out":
+            lines = [timed_out_line(item, self.narrator, self.style)]
+            if item.turn_timed_out.seat == self.handle.seat and self.stdin is not None:
+                _discard_typed(self.stdin)  # half a move for a position that is gone
+        else:
+            lines = self.narrator.describe(item)
+        for line in lines:
             self.log.append(line)
             self.say(line)
         self.latest = item.seq
@@ -243,15 +441,20 @@ class TerminalGame:
             to_act = list(item.view.to_act) if item.HasField("view") else []
         else:
             to_act = list(item.to_act)
-            if event_kind(item) == "session_over":
-                return
+        self._learn_clock(item, to_act)
+        if isinstance(item, pb.Event) and event_kind(item) == "session_over":
+            return
         if self.handle.seat in to_act:
             await self.look()
+        if self.clock.deadline is not None and self.clock.seat < 0:
+            await self._find_clock_seat()
 
     async def look(self, *, again: bool = False) -> None:
         """Fetch the view; show it and prompt when it is this seat's turn and nothing newer
         is still to be narrated (the view would be ahead of the log)."""
         response = await self.handle.view()
+        if response.HasField("view") and self.clock.deadline is not None and self.clock.seat < 0:
+            self.clock.seat = response.view.turn
         if not response.HasField("view") or (response.seq > self.latest and not again):
             return
         self.view, self.seq = response.view, response.seq
@@ -265,6 +468,7 @@ class TerminalGame:
             elif again:
                 for line in self.render(view):
                     self.say(line)
+                self._show_clock()
             return
         if response.seq <= self.prompted and not again:
             return
@@ -275,6 +479,7 @@ class TerminalGame:
         if self.options.auto:
             choice = _first_legal(view)
             if choice:
+                self.prompt_open = False  # the answer goes after the prompt, as if typed
                 self.say(choice)
                 await self.command(choice)
 
@@ -358,6 +563,20 @@ def _first_legal(view: pb.SeatView) -> str:
     return format_action(view.legal_actions[0]) if view.legal_actions else ""
 
 
+def _discard_typed(stream: TextIO) -> None:
+    """Drop what was typed on a terminal but not yet entered, so that it cannot join the
+    next line typed (``9`` left over, then ``h``, would play the 9 of hearts)."""
+    try:
+        import termios
+    except ImportError:  # not on this platform
+        return
+    try:
+        if stream.isatty():
+            termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+    except (OSError, ValueError, termios.error):
+        pass
+
+
 def _start_reader(stream: TextIO, put: Callable[[_Input], object]) -> None:
     """Read lines on a daemon thread: a blocked ``readline`` must never keep the program
     alive after the game ends, and a file, a pipe and a terminal all work the same way."""
@@ -386,10 +605,13 @@ async def play_game(
     bot_delay: float,
     options: GameOptions,
     stdin: TextIO | None = None,
+    turn_time: float = 0.0,
 ) -> int:
-    """Create (or join) a table, fill the free seats with bots, deal, and play."""
+    """Create (or join) a table, fill the free seats with bots, deal, and play.
+
+    ``turn_time``: seconds for each move at a table created here (0: no clock)."""
     if table_id is None:
-        table = await client.create_table(rules_id, players, hands=hands)
+        table = await client.create_table(rules_id, players, hands=hands, turn_time=turn_time)
         table_id = table.table_id
     handle = await client.join(table_id, name, seat)
     table = await client.get_table(table_id)
