@@ -1,0 +1,271 @@
+"""The deployment files (deploy/) and their documentation (docs/deployment.md) stay true.
+
+Everything here reads files: no Docker, no Kubernetes, no Envoy. The Kubernetes manifests
+must name only flags that ``bhabhi serve`` accepts, keep the database URL out of the command
+line, and probe the referee's health service; the Envoy configuration must health-check that
+service and retry only the calls that are safe to repeat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from bhabhi.referee.v1 import referee_pb2 as pb
+
+from referee.server import commands as serve_commands
+
+ROOT = Path(__file__).resolve().parents[1]
+DEPLOY = ROOT / "deploy"
+KUBERNETES = DEPLOY / "kubernetes"
+ENVOY = DEPLOY / "envoy" / "envoy.yaml"
+DOCKERFILE = DEPLOY / "Dockerfile"
+
+SERVICES = ("RulesetService", "TableService", "PlayService")
+HEALTH_NAMES = {"", *(pb.DESCRIPTOR.services_by_name[s].full_name for s in SERVICES)}
+"""What the referee's grpc.health.v1 service answers for (app.py sets each SERVING)."""
+
+IDEMPOTENT = {
+    "ListRulesets",
+    "GetRuleset",
+    "ValidateRuleset",
+    "GetTable",
+    "ListTables",
+    "GetView",
+    "WatchTable",
+    "ExportHand",
+    "SubmitAction",  # a retry with the same request_id returns the first answer
+}
+NOT_IDEMPOTENT = {"RegisterRuleset", "CreateTable", "JoinTable", "LeaveTable", "StartTable"}
+
+
+def _yaml_files() -> list[Path]:
+    return sorted(p for p in DEPLOY.rglob("*") if p.suffix in (".yaml", ".yml"))
+
+
+@functools.cache
+def _load(path: Path) -> tuple[Any, ...]:
+    return tuple(doc for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")) if doc)
+
+
+def _kubernetes_objects() -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted(KUBERNETES.glob("*.yaml")):
+        for doc in _load(path):
+            assert doc["kind"] not in found, f"two {doc['kind']} objects"
+            found[doc["kind"]] = doc
+    return found
+
+
+def _container() -> dict[str, Any]:
+    deployment = _kubernetes_objects()["Deployment"]
+    containers = deployment["spec"]["template"]["spec"]["containers"]
+    assert len(containers) == 1
+    container: dict[str, Any] = containers[0]
+    return container
+
+
+def _serve_accepts(args: list[str]) -> None:
+    """Fail unless ``bhabhi <args>`` parses as a ``serve`` command line, with the parser
+    that ``referee/server/commands.py`` registers for ``bhabhi serve``."""
+    assert args[:1] == ["serve"], args
+    parser = argparse.ArgumentParser(prog="bhabhi")
+    serve_commands.register(parser.add_subparsers(dest="command", required=True))
+    try:
+        parsed = parser.parse_args(args)
+    except SystemExit:  # argparse has printed why
+        pytest.fail(f"bhabhi serve does not accept {args}")
+    assert parsed.command == "serve"
+
+
+def _dockerfile_json(instruction: str) -> list[str]:
+    match = re.search(rf"^{instruction}\s+(\[.*\])\s*$", DOCKERFILE.read_text(), re.MULTILINE)
+    assert match, f"no exec-form {instruction} in {DOCKERFILE}"
+    words: list[str] = json.loads(match.group(1))
+    return words
+
+
+# --- every YAML file --------------------------------------------------------------------
+
+
+def test_deploy_has_the_expected_files() -> None:
+    names = {str(p.relative_to(DEPLOY)) for p in _yaml_files()}
+    assert {
+        "envoy/envoy.yaml",
+        "kubernetes/kustomization.yaml",
+        "kubernetes/deployment.yaml",
+        "kubernetes/service.yaml",
+    } <= names
+    assert DOCKERFILE.is_file()
+    assert (DEPLOY / "README.md").is_file()
+
+
+@pytest.mark.parametrize("path", _yaml_files(), ids=lambda p: str(p.relative_to(DEPLOY)))
+def test_yaml_parses(path: Path) -> None:
+    docs = _load(path)
+    assert docs, f"{path} holds no document"
+    assert all(isinstance(doc, dict) for doc in docs)
+
+
+# --- Kubernetes -------------------------------------------------------------------------
+
+
+def test_kubernetes_objects_and_kustomization() -> None:
+    objects = _kubernetes_objects()
+    assert set(objects) == {"Deployment", "Service", "PodDisruptionBudget", "Kustomization"}
+    kustomization = objects.pop("Kustomization")
+    listed = set(kustomization["resources"])
+    assert listed == {p.name for p in KUBERNETES.glob("*.yaml")} - {"kustomization.yaml"}
+    assert "namespace" not in kustomization, "the base stays namespace-agnostic"
+    for kind, obj in objects.items():
+        assert "namespace" not in obj["metadata"], f"{kind} names a namespace"
+        assert obj["apiVersion"] in ("apps/v1", "v1", "policy/v1"), kind
+    images = {image["name"] for image in kustomization.get("images", [])}
+    assert _container()["image"].split(":")[0] in images
+
+
+def test_deployment_runs_three_replicas_with_serve_flags_only() -> None:
+    deployment = _kubernetes_objects()["Deployment"]
+    assert deployment["spec"]["replicas"] == 3
+    container = _container()
+    args = [str(a) for a in container["args"]]
+    _serve_accepts(args)
+    assert "--db" not in args and not any("postgres" in a for a in args), (
+        "the database URL (and its password) must not be on the command line"
+    )
+    env = {e["name"]: e for e in container["env"]}
+    assert env["BHABHI_DB"]["valueFrom"]["secretKeyRef"]["key"]
+    assert "value" not in env["BHABHI_DB"]
+
+
+def test_deployment_probes_the_health_service_and_outlasts_the_drain() -> None:
+    container = _container()
+    (port,) = [p["containerPort"] for p in container["ports"] if p["name"] == "grpc"]
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        grpc_probe = container[probe]["grpc"]
+        assert grpc_probe["port"] == port, probe
+        assert grpc_probe.get("service", "") in HEALTH_NAMES, probe
+    pod = _kubernetes_objects()["Deployment"]["spec"]["template"]["spec"]
+    env = {e["name"]: e for e in container["env"]}
+    drain = float(env["BHABHI_DRAIN_SECONDS"]["value"])
+    command = container["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep"
+    assert pod["terminationGracePeriodSeconds"] > float(command[1]) + drain
+
+
+def test_service_and_budget_select_the_replicas() -> None:
+    objects = _kubernetes_objects()
+    labels = objects["Deployment"]["spec"]["template"]["metadata"]["labels"]
+    service = objects["Service"]["spec"]
+    assert service["clusterIP"] == "None", "headless, for client-side balancing"
+    assert service["selector"].items() <= labels.items()
+    assert [p["targetPort"] for p in service["ports"]] == ["grpc"]
+    budget = objects["PodDisruptionBudget"]["spec"]["selector"]["matchLabels"]
+    assert budget.items() <= labels.items()
+
+
+# --- Dockerfile -------------------------------------------------------------------------
+
+
+def test_dockerfile_generates_the_grpc_code_and_serves() -> None:
+    text = DOCKERFILE.read_text()
+    assert re.search(r"^FROM python:3\.11-slim\b", text, re.MULTILINE)
+    assert "tools/gen_proto.py" in text
+    assert _dockerfile_json("ENTRYPOINT") == ["bhabhi"]
+    command = _dockerfile_json("CMD")
+    _serve_accepts(command)
+    assert command[command.index("--host") + 1] == "0.0.0.0"
+
+
+# --- Envoy ------------------------------------------------------------------------------
+
+
+def _envoy() -> dict[str, Any]:
+    (config,) = _load(ENVOY)
+    assert isinstance(config, dict)
+    return config
+
+
+def _routes() -> list[dict[str, Any]]:
+    (listener,) = _envoy()["static_resources"]["listeners"]
+    (chain,) = listener["filter_chains"]
+    (manager,) = chain["filters"]
+    (host,) = manager["typed_config"]["route_config"]["virtual_hosts"]
+    routes: list[dict[str, Any]] = host["routes"]
+    return routes
+
+
+def _route_for(path: str) -> dict[str, Any]:
+    for route in _routes():
+        match = route["match"]
+        if match.get("path") == path or path.startswith(match.get("prefix", "\0")):
+            action: dict[str, Any] = route["route"]
+            return action
+    raise AssertionError(f"no route for {path}")
+
+
+def test_envoy_health_checks_the_referee_over_http2() -> None:
+    config = _envoy()
+    (listener,) = config["static_resources"]["listeners"]
+    assert listener["address"]["socket_address"]["port_value"] == 8080
+    (cluster,) = config["static_resources"]["clusters"]
+    assert cluster["lb_policy"] == "ROUND_ROBIN"
+    options = cluster["typed_extension_protocol_options"]
+    (http,) = options.values()
+    assert "http2_protocol_options" in http["explicit_http_config"]
+    checks = [check["grpc_health_check"] for check in cluster["health_checks"]]
+    assert checks and all(check["service_name"] in HEALTH_NAMES - {""} for check in checks)
+    endpoints = [
+        e["endpoint"]["address"]["socket_address"]
+        for group in cluster["load_assignment"]["endpoints"]
+        for e in group["lb_endpoints"]
+    ]
+    assert [(e["address"], e["port_value"]) for e in endpoints] == [
+        ("127.0.0.1", port) for port in (50051, 50052, 50053)
+    ]
+
+
+def test_envoy_retries_unavailable_only_for_idempotent_calls() -> None:
+    methods = {
+        service: [m.name for m in pb.DESCRIPTOR.services_by_name[service].methods]
+        for service in SERVICES
+    }
+    every = {name for names in methods.values() for name in names}
+    assert every == IDEMPOTENT | NOT_IDEMPOTENT, "a new RPC: decide whether it is idempotent"
+    for service, names in methods.items():
+        for name in names:
+            route = _route_for(f"/{pb.DESCRIPTOR.package}.{service}/{name}")
+            retry_on = set(route.get("retry_policy", {}).get("retry_on", "").split(","))
+            repeats = bool(retry_on & {"unavailable", "reset", "5xx", "retriable-status-codes"})
+            assert repeats == (name in IDEMPOTENT), f"{service}/{name}: retry_on {retry_on}"
+    watch = _route_for(f"/{pb.DESCRIPTOR.package}.PlayService/WatchTable")
+    assert watch["timeout"] == "0s", "an event stream must not time out"
+
+
+# --- documentation ----------------------------------------------------------------------
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _anchor(heading: str) -> str:
+    return re.sub(r"[^a-z0-9 _-]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("doc", ["docs/deployment.md", "deploy/README.md"])
+def test_relative_links_resolve(doc: str) -> None:
+    path = ROOT / doc
+    for target in LINK.findall(path.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue  # an absolute URL
+        file, _, fragment = target.partition("#")
+        resolved = (path.parent / file).resolve() if file else path
+        assert resolved.exists(), f"{doc}: broken link {target}"
+        if fragment:
+            headings = re.findall(r"^#+ (.+)$", resolved.read_text(encoding="utf-8"), re.M)
+            assert fragment in {_anchor(h) for h in headings}, f"{doc}: no #{fragment}"
