@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES: tuple[str, ...] = (
     "referee.ruleset.commands",
     "referee.server.commands",
+    "referee.server.drill",
     "bhabhi_client.commands",
     "referee.conformance.commands",
 )
