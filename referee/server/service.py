@@ -236,16 +236,97 @@ def view_message(view: SeatView, hand_number: int) -> pb.SeatView:
 
 
 def event_message(item: tb.TableEvent, now: float) -> pb.Event:
-    message = pb.Event(
-        seq=item.seq,
-        time=_timestamp(item.at),
-        hand_number=item.hand_number,
-        to_act=list(item.to_act),
-    )
+    """The protobuf of one logged event as one seat (or a spectator) sees it.
+
+    The same ``TableEvent`` goes to the acting seat's answer and to every watcher of the
+    table, so a message without a clock (``time_left`` depends on ``now``) is built once and
+    kept for the next caller: callers copy it into their answer and never change it."""
+    if item.deadline is None:
+        kept = _KEPT.get(id(item))
+        if kept is not None and kept[0] is item:  # the reference kept pins the id
+            return kept[1]
+    message = pb.Event(seq=item.seq, hand_number=item.hand_number, to_act=item.to_act)
+    _set_time(message.time, item.at)
     if item.deadline is not None:
-        message.turn_deadline.CopyFrom(_timestamp(item.deadline))
+        _set_time(message.turn_deadline, item.deadline)
         message.time_left.CopyFrom(_duration(item.deadline - now))
     e = item.event
+    fill = _FILL.get(type(e))
+    if fill is not None:
+        fill(message, e)
+    else:
+        _fill_other(message, e)
+    if item.deadline is None:
+        if len(_KEPT) >= _KEEP:
+            del _KEPT[next(iter(_KEPT))]  # the oldest: a dict keeps insertion order
+        _KEPT[id(item)] = (item, message)
+    return message
+
+
+_KEEP = 4096
+"""Event messages kept for the table's other readers: a few moves of every busy table."""
+_KEPT: dict[int, tuple[tb.TableEvent, pb.Event]] = {}
+
+_CARD_TEXT: dict[int, str] = {}
+
+
+def _card(card: int) -> str:
+    text = _CARD_TEXT.get(card)
+    if text is None:  # at most one entry per card id of any deck
+        text = _CARD_TEXT[card] = card_str(card)
+    return text
+
+
+def _set_time(stamp: timestamp_pb2.Timestamp, seconds: float) -> None:
+    """``stamp.FromNanoseconds(int(seconds * 1e9))``, without the Python call chain."""
+    stamp.seconds, stamp.nanos = divmod(int(seconds * 1e9), 1_000_000_000)
+
+
+# The commonest events, filled in place (cheaper than building a message and copying it).
+
+
+def _card_played(message: pb.Event, e: Any) -> None:
+    played = message.card_played
+    played.seat = e.seat
+    played.card = _card(e.card)
+    played.trick = e.trick
+    played.role = e.role
+
+
+def _trick_ended(message: pb.Event, e: Any) -> None:
+    ended = message.trick_ended
+    ended.SetInParent()  # trick 0 of seat 0 would otherwise leave every field unset
+    ended.trick = e.trick
+    ended.how = e.how
+    ended.high_seat = -1 if e.high_seat is None else e.high_seat
+    ended.next_leader = -1 if e.next_leader is None else e.next_leader
+
+
+def _trick_to_waste(message: pb.Event, e: Any) -> None:
+    waste = message.trick_to_waste
+    waste.SetInParent()
+    waste.trick = e.trick
+    waste.cards.extend([_card(c) for c in e.cards])
+
+
+def _picked_up(message: pb.Event, e: Any) -> None:
+    picked = message.picked_up
+    picked.SetInParent()
+    picked.seat = e.seat
+    picked.cards.extend([_card(c) for c in e.cards])
+    picked.from_waste = e.from_waste
+    picked.penalty = e.penalty
+
+
+_FILL: dict[type, Callable[[pb.Event, Any], None]] = {
+    ev.CardPlayed: _card_played,
+    ev.TrickEnded: _trick_ended,
+    ev.TrickToWaste: _trick_to_waste,
+    ev.PickedUp: _picked_up,
+}
+
+
+def _fill_other(message: pb.Event, e: ev.Event) -> None:
     if isinstance(e, tb.PlayerJoined):
         message.player_joined.CopyFrom(pb.PlayerJoined(seat=e.seat, player_name=e.player_name))
     elif isinstance(e, tb.PlayerLeft):
@@ -263,26 +344,13 @@ def event_message(item: tb.TableEvent, now: float) -> pb.Event:
             )
         )
     elif isinstance(e, ev.CardPlayed):
-        message.card_played.CopyFrom(
-            pb.CardPlayed(seat=e.seat, card=card_str(e.card), trick=e.trick, role=e.role)
-        )
+        _card_played(message, e)
     elif isinstance(e, ev.TrickEnded):
-        message.trick_ended.CopyFrom(
-            pb.TrickEnded(
-                trick=e.trick,
-                how=e.how,
-                high_seat=-1 if e.high_seat is None else e.high_seat,
-                next_leader=-1 if e.next_leader is None else e.next_leader,
-            )
-        )
+        _trick_ended(message, e)
     elif isinstance(e, ev.TrickToWaste):
-        message.trick_to_waste.CopyFrom(pb.TrickToWaste(trick=e.trick, cards=cards(e.cards)))
+        _trick_to_waste(message, e)
     elif isinstance(e, ev.PickedUp):
-        message.picked_up.CopyFrom(
-            pb.PickedUp(
-                seat=e.seat, cards=cards(e.cards), from_waste=e.from_waste, penalty=e.penalty
-            )
-        )
+        _picked_up(message, e)
     elif isinstance(e, ev.WasteDrawn):
         message.waste_drawn.CopyFrom(
             pb.WasteDrawn(seat=e.seat, card="" if e.card is None else card_str(e.card))
@@ -317,7 +385,6 @@ def event_message(item: tb.TableEvent, now: float) -> pb.Event:
                 pot_left=e.pot_left,
             )
         )
-    return message
 
 
 def cards(held: tuple[int, ...] | list[int]) -> list[str]:
