@@ -422,9 +422,12 @@ class Hand:
 
     # --- applying -----------------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Check and apply one action; return the events it caused.  Refused: nothing changes."""
-        reason, message = self._why_not(seat, action)
+    def apply(self, seat: int, action: Action, *, verified: bool = False) -> list[Event]:
+        """Check and apply one action; return the events it caused.  Refused: nothing changes.
+
+        ``verified``: the caller has just had ``verify(seat, action)`` pass on this very state
+        (a referee checks before it stores), so the check is not made twice."""
+        reason, message = (None, "") if verified else self._why_not(seat, action)
         if reason is not None:
             if (
                 reason is Reason.MUST_FOLLOW_SUIT
