@@ -11,6 +11,7 @@ import contextlib
 import gc
 import os
 import signal
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,6 +140,12 @@ async def _collect_garbage() -> None:
         gc.freeze()
 
 
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread waiting for the GIL lets the running one go on (Python's default: 5 ms).
+The store's writer needs the GIL for a moment between its statements; while the event loop
+is busy it would wait up to this long each time, and every move waits for a commit."""
+
+
 async def serve(
     host: str,
     port: int,
@@ -148,6 +155,7 @@ async def serve(
     allow_register: bool,
     tls: Tls | None,
 ) -> None:
+    sys.setswitchinterval(SWITCH_INTERVAL)
     running, bound = await create_server(
         f"{host}:{port}", db=db, test_mode=test_mode, allow_register=allow_register, tls=tls
     )
