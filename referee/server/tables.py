@@ -712,7 +712,7 @@ class Referee:
                 raise Refusal("table_not_playing")
             if expected_seq != table.last_seq:
                 raise Refusal("stale_seq", last_seq=table.last_seq, expected_seq=expected_seq)
-            self._check(hand, seat, action)
+            verified = self._check(hand, seat, action)
             self._check_draws(table, hand, seat, action)
             first = table.last_seq + 1
             await self._commit(
@@ -724,6 +724,7 @@ class Referee:
                     "request_id": request_id,
                     "next_seed": secrets.token_hex(32),
                 },
+                verified=verified,
             )
             return table.log[first - 1 : table.last_seq], seat, table.last_seq
 
@@ -731,12 +732,14 @@ class Referee:
         self._arm_clock(table)
         return answer
 
-    def _check(self, hand: Hand, seat: int, action: Action) -> None:
+    def _check(self, hand: Hand, seat: int, action: Action) -> bool:
+        """Refuse an illegal action; True if the action is legal as it stands, False if it
+        is an illegal play the rules punish (C12) rather than refuse."""
         try:
             hand.verify(seat, action)
         except IllegalActionError as error:
             if error.reason.value == "must_follow_suit" and hand.book.illegal_play_penalty:
-                return  # C12 penalty: the engine applies it as a pickup
+                return False  # C12 penalty: the engine applies it as a pickup
             view = hand.view(seat)
             params: dict[str, Any] = {
                 "turn": hand.to_move,
@@ -750,6 +753,7 @@ class Referee:
                 legal_actions=[str(a) for a in view.legal_actions],
                 **params,
             ) from error
+        return True
 
     def _check_draws(self, table: Table, hand: Hand, seat: int, action: Action) -> None:
         """A test deal's explicit B8 draws may name a card that is not in the waste pile when
@@ -815,7 +819,9 @@ class Referee:
 
     # --- commands -----------------------------------------------------------------------
 
-    async def _commit(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+    async def _commit(
+        self, table: Table, kind: str, payload: dict[str, Any], *, verified: bool = False
+    ) -> None:
         """Store the command durably, then apply it: the only way state changes.
 
         Raises ConflictError when another replica took the number first (``_locked``
@@ -836,7 +842,7 @@ class Referee:
             raise
         except StoreError as error:
             raise Refusal("store_unavailable", detail=str(error)) from error
-        self._apply(table, record)
+        self._apply(table, record, verified=verified)
         async with table.changed:
             table.changed.notify_all()
 
@@ -916,8 +922,11 @@ class Referee:
         self._timeouts.add(task)
         task.add_done_callback(self._timeouts.discard)
 
-    def _apply(self, table: Table, command: CommandRecord) -> None:
-        """Apply a stored command; deterministic, so replaying the log rebuilds the table."""
+    def _apply(self, table: Table, command: CommandRecord, *, verified: bool = False) -> None:
+        """Apply a stored command; deterministic, so replaying the log rebuilds the table.
+
+        ``verified``: the action was checked against this very state a moment ago (under
+        the table's lock, before it was stored), so the engine need not check it again."""
         table.commands = command.number
         p, at = command.payload, command.at
         if command.kind == "join":
@@ -947,7 +956,7 @@ class Referee:
             first = table.last_seq + 1
             if command.kind == "timeout":
                 self._emit(table, at, TurnTimedOut(p["seat"], action))
-            for event in hand.apply(p["seat"], action):
+            for event in hand.apply(p["seat"], action, verified=verified):
                 self._emit(table, at, event)
             if hand.is_over:
                 self._hand_over(table, at)
