@@ -17,11 +17,17 @@ What runs, all on this machine, over loopback:
   to ``GetView`` before it plays.  No ``WatchTable`` stream is open: this measures the action
   path, not the fan-out to watchers.  Every request has a fresh request id.  When a table's
   session ends a new table replaces it, so that ``--tables`` stay in play;
-* then ``bench.echo`` in its own process, driven by the same load generator shape: as many
+* and ``bench.echo`` in its own process, driven by the same load generator shape: as many
   processes, channels, "tables" and calls in flight, requests of the same size with the
   same credential metadata, answered at once.
 
-Two phases each, after a warm-up:
+Both servers run side by side, pinned to the same CPU, but only one is loaded at a time:
+each phase is split into ``--rounds`` windows per server, the referee's and the echo's
+alternating (each after a warm-up), and each server's windows add up to ``--seconds``.  On
+a shared machine the speed of a core drifts by tens of per cent within a minute; measured
+one after the other, the two servers would be compared on different machines.
+
+Two phases:
 
 * **closed loop**: ``--concurrency`` calls in flight in all (split over the processes),
   every table taking its turn as soon as a slot is free (all tables move, round robin).
@@ -536,6 +542,38 @@ class Result:
     """CPU seconds the server's CPUs (all CPUs, unpinned) were busy or stolen in the window."""
     pinned: bool
     offered: float | None = None
+    windows: list[Result] = field(default_factory=list)
+    """The alternating windows this result adds up (empty: it is one window)."""
+
+    @classmethod
+    def combine(cls, windows: Sequence[Result]) -> Result:
+        """One side's windows of one phase, as one result: moves and CPU add up, latencies
+        are pooled, table counts are the smallest of any window."""
+        first = windows[0]
+        cpus = [w.server_cpu for w in windows]
+        busies = [w.busy for w in windows]
+        return cls(
+            first.name,
+            sum(w.seconds for w in windows),
+            [r for w in windows for r in w.reports],
+            None if None in cpus else sum(c for c in cpus if c is not None),
+            None if None in busies else sum(b for b in busies if b is not None),
+            first.pinned,
+            first.offered,
+            list(windows),
+        )
+
+    @property
+    def last_reports(self) -> list[Report]:
+        """The reports of the last window (what the processes had done by its end)."""
+        return self.windows[-1].reports if self.windows else self.reports
+
+    @property
+    def in_play(self) -> int:
+        """Tables in play throughout the window (the fewest of any window)."""
+        if self.windows:
+            return min(w.in_play for w in self.windows)
+        return sum(r.in_play_min for r in self.reports)
 
     @property
     def others(self) -> float | None:
@@ -556,6 +594,9 @@ class Result:
 
     @property
     def moved_tables(self) -> int:
+        """Tables that moved in the window (the fewest of any window)."""
+        if self.windows:
+            return min(w.moved_tables for w in self.windows)
         return sum(r.moved for r in self.reports)
 
     @property
@@ -712,6 +753,8 @@ class Settings:
     seed: int
     folder: Path | None
     pin: bool
+    rounds: int = 1
+    """Windows per phase and server, the referee's and the echo's alternating."""
 
     def cpus(self) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
         """(the server's CPUs, the load generators'): with ``pin``, the first CPU for the
@@ -725,12 +768,18 @@ class Settings:
 
 
 def measure(
-    pool: Pool, server: Server, settings: Settings, name: str, think: float, concurrency: int
+    pool: Pool,
+    server: Server,
+    settings: Settings,
+    name: str,
+    think: float,
+    concurrency: int,
+    seconds: float,
 ) -> Result:
-    """Run one phase on every process at once; the window is the same wall-clock span."""
+    """Run one window on every process at once; the window is the same wall-clock span."""
     start = time.time() + 0.3
     measure_from = start + settings.warmup
-    until = measure_from + settings.seconds
+    until = measure_from + seconds
     shares = split(concurrency, settings.clients)
     phases = [Phase(name, max(1, share), think, measure_from, until) for share in shares]
     for conn, phase in zip(pool.conns, phases, strict=True):
@@ -743,7 +792,28 @@ def measure(
     reports = pool.gather()
     cpu = None if before is None or after is None else after - before
     busy = None if busy_before is None or busy_after is None else busy_after - busy_before
-    return Result(name, settings.seconds, reports, cpu, busy, server_cpus is not None)
+    return Result(name, seconds, reports, cpu, busy, server_cpus is not None)
+
+
+Side = tuple[Pool, Server, str]
+"""A server, its load generators, and its name."""
+
+
+def alternate(
+    settings: Settings, referee: Side, echo: Side, think: float, concurrency: int
+) -> tuple[Result, Result]:
+    """One phase for both servers: ``settings.rounds`` windows each, alternating (referee
+    first in even rounds, echo first in odd ones), so that both are measured on the same
+    machine: a shared machine's speed drifts within a minute, and one server measured after
+    the other would be compared with a different machine.  The idle server's load
+    generators wait, so only one server is loaded at a time."""
+    seconds = settings.seconds / settings.rounds
+    windows: dict[str, list[Result]] = {referee[2]: [], echo[2]: []}
+    for round_ in range(settings.rounds):
+        order = (referee, echo) if round_ % 2 == 0 else (echo, referee)
+        for pool, server, name in order:
+            windows[name].append(measure(pool, server, settings, name, think, concurrency, seconds))
+    return Result.combine(windows[referee[2]]), Result.combine(windows[echo[2]])
 
 
 def cpus_busy(cpus: Sequence[int] | None) -> float | None:
@@ -789,7 +859,8 @@ def run(settings: Settings) -> int:
     print(
         f"bhabhi referee bench: {settings.tables:,} four-seat {RULESET} tables (no turn clock), "
         f"{settings.clients} load-generator processes x {settings.channels} channels, "
-        f"{settings.seconds:g} s per phase after {settings.warmup:g} s of warm-up"
+        f"{settings.seconds:g} s per phase and server in {settings.rounds} alternating "
+        f"window{'s' if settings.rounds > 1 else ''}, each after {settings.warmup:g} s of warm-up"
     )
     if server_cpus is not None and client_cpus is not None:
         where = (
@@ -834,38 +905,46 @@ def run(settings: Settings) -> int:
             try:
                 setup = pool.gather()
                 _print_setup(setup)
-                closed = measure(pool, referee, settings, "referee", 0.0, settings.concurrency)
-                think = settings.tables / max(1.0, settings.pace * closed.rate)
-                paced = measure(pool, referee, settings, "referee", think, settings.tables)
-                paced.offered = settings.tables / think
+                port = free_port()
+                echo_command = [sys.executable, "-m", "bench.echo", "--port", str(port)]
+                echo = Server(echo_command, port, server_cpus)
+                try:
+                    echo_pool = Pool(
+                        [
+                            WorkerPlan(
+                                echo.target,
+                                "echo",
+                                k,
+                                n,
+                                settings.channels,
+                                0,
+                                settings.seed,
+                                client_cpus,
+                            )
+                            for k, n in enumerate(shares)
+                        ]
+                    )
+                    try:
+                        echo_pool.gather()
+                        sides: tuple[Side, Side] = (
+                            (pool, referee, "referee"),
+                            (echo_pool, echo, "echo"),
+                        )
+                        closed, echo_closed = alternate(settings, *sides, 0.0, settings.concurrency)
+                        think = settings.tables / max(1.0, settings.pace * closed.rate)
+                        paced, echo_paced = alternate(settings, *sides, think, settings.tables)
+                        paced.offered = echo_paced.offered = settings.tables / think
+                    finally:
+                        echo_pool.close()
+                finally:
+                    echo.stop()
                 playing = _count_playing(referee.target)
             finally:
                 pool.close()
         finally:
             referee.stop()
-        acknowledged = sum(r.moves_total for r in paced.reports)
+        acknowledged = sum(r.moves_total for r in paced.last_reports)
         stored = _stored_actions(db)
-
-    port = free_port()
-    echo = Server([sys.executable, "-m", "bench.echo", "--port", str(port)], port, server_cpus)
-    try:
-        pool = Pool(
-            [
-                WorkerPlan(
-                    echo.target, "echo", k, n, settings.channels, 0, settings.seed, client_cpus
-                )
-                for k, n in enumerate(shares)
-            ]
-        )
-        try:
-            pool.gather()
-            echo_closed = measure(pool, echo, settings, "echo", 0.0, settings.concurrency)
-            echo_paced = measure(pool, echo, settings, "echo", think, settings.tables)
-            echo_paced.offered = settings.tables / think
-        finally:
-            pool.close()
-    finally:
-        echo.stop()
 
     _print_results(settings, closed, paced, echo_closed, echo_paced, playing, acknowledged, stored)
     if hasattr(os, "getloadavg"):
@@ -935,9 +1014,7 @@ def _print_results(
         f"{'' if closed.pinned else ' (load generators included)'} during the window"
     )
     moved = min(closed.moved_tables, paced.moved_tables)
-    in_play = min(
-        sum(r.in_play_min for r in closed.reports), sum(r.in_play_min for r in paced.reports)
-    )
+    in_play = min(closed.in_play, paced.in_play)
     replaced = sum(r.replaced for r in closed.reports + paced.reports)
     print(
         f"tables: {in_play:,} in play throughout each window, {moved:,} moved in each window, "
@@ -1005,7 +1082,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Durable referee moves per second and latency, against a gRPC echo.",
     )
     parser.add_argument("--tables", type=int, default=1_000, help="tables in play (1000)")
-    parser.add_argument("--seconds", type=float, default=8.0, help="window of each phase (8)")
+    parser.add_argument(
+        "--seconds", type=float, default=8.0, help="measured per phase and server (8)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="windows those seconds are split into, the referee's and the echo's alternating (4)",
+    )
     parser.add_argument("--warmup", type=float, default=1.0, help="before each window (1)")
     parser.add_argument("--clients", type=int, default=4, help="load-generator processes (4)")
     parser.add_argument("--channels", type=int, default=2, help="gRPC channels per process (2)")
@@ -1026,12 +1111,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=True,
         help="server on the first CPU, load generators on the others (default: on)",
     )
-    parser.add_argument("--quick", action="store_true", help="100 tables, 2 s windows")
+    parser.add_argument("--quick", action="store_true", help="100 tables, 2 s in 2 windows")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.warmup = min(args.tables, 100), 2.0, 0.5
+        args.rounds = min(args.rounds, 2)
     if args.tables < args.clients or args.clients < 1 or args.channels < 1:
         parser.error("need at least one table per load-generator process")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     settings = Settings(
         tables=args.tables,
         seconds=args.seconds,
@@ -1044,6 +1132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         folder=args.dir,
         pin=args.pin,
+        rounds=args.rounds,
     )
     return run(settings)
 
