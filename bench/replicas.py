@@ -27,15 +27,13 @@ import argparse
 import contextlib
 import math
 import os
-import secrets
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
-from psycopg import sql
 
 from bench.referee import Phase as LoadPhase
 from bench.referee import (
@@ -48,7 +46,7 @@ from bench.referee import (
     free_port,
     split,
 )
-from referee.server.store_postgres import redact, with_schema
+from referee.server.store_postgres import redact, scratch_schema
 
 DEFAULT_POSTGRES = "postgresql://127.0.0.1:5432/test"
 
@@ -96,18 +94,6 @@ def postgres_cpu_seconds() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-@contextlib.contextmanager
-def fresh_schema(server: str) -> Iterator[str]:
-    schema = f"bhabhi_bench_{secrets.token_hex(4)}"
-    with psycopg.connect(server, autocommit=True, connect_timeout=5) as admin:
-        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-    try:
-        yield with_schema(server, schema)
-    finally:
-        with psycopg.connect(server, autocommit=True, connect_timeout=5) as admin:
-            admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
-
-
 def stored_actions(url: str) -> int:
     with psycopg.connect(url, connect_timeout=5) as db:
         row = db.execute("SELECT count(*) FROM commands WHERE kind = 'action'").fetchone()
@@ -139,7 +125,7 @@ def measure(
 
 
 def run_replicas(settings: Settings, count: int) -> Run:
-    with fresh_schema(settings.postgres) as url:
+    with scratch_schema(settings.postgres, "bhabhi_bench") as url:
         ports = [free_port() for _ in range(count)]
         servers: list[Server] = []
         try:

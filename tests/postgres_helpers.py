@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Iterator
 from typing import NoReturn
 
 import psycopg
 import pytest
-from psycopg import sql
 
-from referee.server.store_postgres import redact, with_schema
+from referee.server.store_postgres import PostgresUnreachable, scratch_schema
 
 DEFAULT_URL = "postgresql://127.0.0.1:5432/test"
 URL_VARIABLE = "BHABHI_TEST_POSTGRES"
@@ -42,25 +40,17 @@ def postgres_server_url() -> str:
 def fresh_postgres_schema(server: str | None = None) -> Iterator[str]:
     """A URL of a new, empty schema on ``server`` (default: the test server), dropped with
     everything in it on exit.  Usable outside pytest fixtures, several at once."""
-    server = server or postgres_server_url()
-    schema = f"bhabhi_test_{secrets.token_hex(6)}"
-    try:
-        admin = psycopg.connect(server, autocommit=True, connect_timeout=5)
-    except psycopg.Error as error:
-        reason = " ".join(str(error).split())
-        raise PostgresUnavailable(
-            f"PostgreSQL not reachable at {redact(server)}: {reason}; set {URL_VARIABLE} to"
-            f" the URL of a server where this user may create schemas"
-        ) from error
-    with admin:
-        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-    try:
-        yield with_schema(server, schema)
-    finally:
-        with psycopg.connect(server, autocommit=True, connect_timeout=5) as admin:
-            # A store left open holds no locks between calls; if one does, fail, not hang.
-            admin.execute("SET lock_timeout = '10s'")
-            admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(
+                scratch_schema(server or postgres_server_url(), "bhabhi_test")
+            )
+        except PostgresUnreachable as error:
+            raise PostgresUnavailable(
+                f"{error}; set {URL_VARIABLE} to the URL of a server where this user may"
+                " create schemas"
+            ) from error
+        yield url
 
 
 def skip_or_fail(error: PostgresUnavailable) -> NoReturn:

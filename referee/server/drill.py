@@ -29,11 +29,10 @@ import contextlib
 import os
 import random
 import re
-import secrets
 import socket
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -194,29 +193,6 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@contextlib.asynccontextmanager
-async def fresh_schema(server: str) -> AsyncIterator[str]:
-    """A new schema on ``server`` for the drill, dropped afterwards; its URL."""
-    import psycopg
-    from psycopg import sql
-
-    from referee.server.store_postgres import redact, with_schema
-
-    schema = f"bhabhi_drill_{secrets.token_hex(4)}"
-    try:
-        admin = await psycopg.AsyncConnection.connect(server, autocommit=True, connect_timeout=5)
-    except psycopg.Error as error:
-        reason = " ".join(str(error).split())
-        raise DrillError(f"PostgreSQL not reachable at {redact(server)}: {reason}") from error
-    async with admin:
-        await admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-    try:
-        yield with_schema(server, schema)
-    finally:
-        async with await psycopg.AsyncConnection.connect(server, autocommit=True) as admin:
-            await admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
-
-
 # --- clients ---------------------------------------------------------------------------------
 
 
@@ -343,7 +319,13 @@ async def drill(
     settings = (replicas, tables, hands, kill_after, restart_after, seed, out)
     if db is not None:
         return await _drill(db, *settings)
-    async with fresh_schema(postgres) as url:
+    from referee.server.store_postgres import PostgresUnreachable, scratch_schema
+
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(scratch_schema(postgres, "bhabhi_drill"))
+        except PostgresUnreachable as error:
+            raise DrillError(str(error)) from error
         return await _drill(url, *settings)
 
 

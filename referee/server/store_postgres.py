@@ -39,14 +39,16 @@ is already on the server.  Replaying finds it; a retry gets ``ConflictError``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
+import secrets
 import time
 import urllib.parse
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import psycopg
@@ -581,6 +583,34 @@ def channel_name(schema: str) -> str:
     if re.fullmatch(r"[a-z0-9_]+", schema) and len(channel) <= 63:
         return channel
     return "bhabhi_commands_" + hashlib.sha256(schema.encode()).hexdigest()[:32]
+
+
+class PostgresUnreachable(StoreError):
+    """No PostgreSQL server answers at the URL given (the message says where and why)."""
+
+
+@contextlib.contextmanager
+def scratch_schema(server: str, prefix: str) -> Iterator[str]:
+    """A URL of a new, empty schema ``<prefix>_<random>`` on ``server``, dropped with
+    everything in it on exit.  For the tests, the benchmark and ``bhabhi drill``, which
+    must leave a site's own tables alone and must not meet each other."""
+    schema = f"{prefix}_{secrets.token_hex(6)}"
+    try:
+        admin = psycopg.connect(server, autocommit=True, connect_timeout=5)
+    except psycopg.Error as error:
+        reason = " ".join(str(error).split())
+        raise PostgresUnreachable(
+            f"PostgreSQL not reachable at {redact(server)}: {reason}"
+        ) from error
+    with admin:
+        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+    try:
+        yield with_schema(server, schema)
+    finally:
+        with psycopg.connect(server, autocommit=True, connect_timeout=5) as admin:
+            # A store left open holds no locks between calls; if one does, fail, not hang.
+            admin.execute("SET lock_timeout = '10s'")
+            admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
 
 def with_schema(url: str, schema: str) -> str:

@@ -209,9 +209,12 @@ class Rulesets:
         rules, problems = self.validate(text, "upload.yaml")
         if rules is None:
             raise Refusal("invalid_ruleset", detail="; ".join(str(p) for p in problems[:5]))
-        if rules.id in self._hosted:
+        if self.hosts(rules.id):
             raise Refusal("ruleset_exists", ruleset_id=rules.id)
         return rules
+
+    def hosts(self, ruleset_id: str) -> bool:
+        return ruleset_id in self._hosted
 
     def add(self, rules: Ruleset) -> HostedRuleset:
         hosted = HostedRuleset(rules, "registered", _dump(rules))
@@ -404,11 +407,11 @@ class Referee:
     async def _load_rulesets(self) -> None:
         """Host the registered rulesets this referee does not know yet (all at start; with
         replicas, those registered elsewhere since)."""
-        for record in await self._read(self.store.load_rulesets()):
-            if record.ruleset_id in {h.rules.id for h in self.rulesets.all()}:
+        for record in await self._stored(self.store.load_rulesets()):
+            if self.rulesets.hosts(record.ruleset_id):
                 continue
             rules, _ = self.rulesets.validate(record.yaml, record.ruleset_id)
-            if rules is not None and rules.id not in {h.rules.id for h in self.rulesets.all()}:
+            if rules is not None and not self.rulesets.hosts(rules.id):
                 self.rulesets.add(rules)
 
     async def ruleset(self, ruleset_id: str) -> HostedRuleset:
@@ -422,10 +425,14 @@ class Referee:
         return self.rulesets.get(ruleset_id)
 
     @staticmethod
-    async def _read(pending: Awaitable[T]) -> T:
-        """A store read; a store that cannot answer is a refusal the client may retry."""
+    async def _stored(pending: Awaitable[T]) -> T:
+        """A store call; a store that cannot answer is a refusal the client may retry.  A
+        ConflictError (a command number or an id already taken) passes: its caller knows
+        what it means."""
         try:
             return await pending
+        except ConflictError:
+            raise
         except StoreError as error:
             raise Refusal("store_unavailable", detail=str(error)) from error
 
@@ -436,11 +443,9 @@ class Referee:
             raise Refusal("register_not_allowed")
         rules = self.rulesets.check_new(text)
         try:
-            await self.store.put_ruleset(RulesetRecord(rules.id, text, self.now()))
+            await self._stored(self.store.put_ruleset(RulesetRecord(rules.id, text, self.now())))
         except ConflictError as error:  # registered meanwhile (here or on another replica)
             raise Refusal("ruleset_exists", ruleset_id=rules.id) from error
-        except StoreError as error:
-            raise Refusal("store_unavailable", detail=str(error)) from error
         return self.rulesets.add(rules)
 
     # --- tables -------------------------------------------------------------------------
@@ -464,12 +469,12 @@ class Referee:
         return await asyncio.shield(loading)
 
     async def _load_table(self, table_id: str) -> Table:
-        record = await self._read(self.store.load_table(table_id))
+        record = await self._stored(self.store.load_table(table_id))
         if record is None:
             raise Refusal("table_not_found", table_id=table_id)
         await self.ruleset(record.config["ruleset_id"])
         table = self._table_from_config(table_id, record.config, record.created_at)
-        for command in await self._read(self.store.load_commands(table_id)):
+        for command in await self._stored(self.store.load_commands(table_id)):
             self._apply(table, command)
         self.tables[table_id] = table
         # Commands committed while this one loaded were announced before the table was
@@ -483,7 +488,7 @@ class Referee:
         """Open tables first, oldest first.  With a shared store, the open tables of every
         replica (loaded here to be listed); the others only as far as this one holds them."""
         if self.store.shared:
-            for record in await self._read(self.store.load_tables(status=OPEN)):
+            for record in await self._stored(self.store.load_tables(status=OPEN)):
                 if record.table_id not in self.tables:
                     try:
                         await self.get_table(record.table_id)
@@ -832,16 +837,13 @@ class Referee:
         # happens (the turn clock this command may start; idle wake-ups are cleared).
         status = OPEN if kind in ("join", "leave") else PLAYING if kind == "start" else None
         clocked = table.turn_time > 0 and kind not in ("join", "leave")
-        try:
-            await self.store.append(
+        await self._stored(
+            self.store.append(
                 record,
                 table_status=status,
                 wake_at=record.at + table.turn_time if clocked else None,
             )
-        except ConflictError:
-            raise
-        except StoreError as error:
-            raise Refusal("store_unavailable", detail=str(error)) from error
+        )
         self._apply(table, record, verified=verified)
         async with table.changed:
             table.changed.notify_all()
@@ -866,7 +868,7 @@ class Referee:
     async def _catch_up(self, table: Table) -> bool:
         """Apply the commands other replicas stored since (hold the table's lock); True if
         there were any."""
-        commands = await self._read(self.store.load_commands(table.table_id, table.commands))
+        commands = await self._stored(self.store.load_commands(table.table_id, table.commands))
         for command in commands:
             self._apply(table, command)
         if commands:
