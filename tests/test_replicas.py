@@ -300,6 +300,18 @@ async def test_open_tables_and_registered_rulesets_are_seen_by_every_replica(bac
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @run_async
+async def test_every_replica_lists_the_tables_played_on_another(backend: str) -> None:
+    async with replicas(backend, 2) as (a, b):
+        seated = await spread_table([a])  # started: no longer open
+        listed = await b.tables.ListTables(pb.ListTablesRequest())
+        assert [(t.table_id, t.status) for t in listed.tables] == [
+            (seated.table_id, pb.TABLE_STATUS_PLAYING)
+        ]
+        assert not (await b.tables.ListTables(pb.ListTablesRequest(open_only=True))).tables
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@run_async
 async def test_a_turn_clock_fires_once_across_replicas(backend: str) -> None:
     async with replicas(backend, 3) as refs:
         seated = await spread_table(refs, turn_time=0.3)

@@ -485,10 +485,11 @@ class Referee:
         return table
 
     async def list_tables(self, *, open_only: bool) -> list[Table]:
-        """Open tables first, oldest first.  With a shared store, the open tables of every
-        replica (loaded here to be listed); the others only as far as this one holds them."""
+        """Open tables first, oldest first.  With a shared store, those of every replica,
+        loaded here to be listed (every table of the store, unless ``open_only``)."""
         if self.store.shared:
-            for record in await self._stored(self.store.load_tables(status=OPEN)):
+            wanted = OPEN if open_only else None
+            for record in await self._stored(self.store.load_tables(status=wanted)):
                 if record.table_id not in self.tables:
                     try:
                         await self.get_table(record.table_id)
