@@ -47,9 +47,10 @@ lint: setup $(BUF)
 unit: setup
 	$(BIN)/pytest -q -n 2
 
-# The main job: the referee on 127.0.0.1:50051 with its SQLite store in var/.
+# The main job: the referee on 127.0.0.1:50051 with its SQLite store in var/, and its
+# Prometheus metrics at http://127.0.0.1:9464/metrics.
 run: setup
-	$(BIN)/bhabhi serve
+	$(BIN)/bhabhi serve --metrics-port 9464
 
 # The engine, the referee against a gRPC echo, then 1, 2 and 3 replicas on PostgreSQL
 # (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES).

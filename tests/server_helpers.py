@@ -36,6 +36,7 @@ from referee.engine import Action, Hand
 from referee.engine.types import CardPlayed, IllegalPlayPenalised
 from referee.server.app import RefereeServer, Tls, create_server
 from referee.server.errors import LANGUAGES, MESSAGES
+from referee.server.limits import Limits
 from referee.server.store import Store
 from referee.server.store_memory import MemoryStore
 
@@ -128,6 +129,7 @@ async def referee(
     test_mode: bool = False,
     allow_register: bool = False,
     tls: Tls | None = None,
+    limits: Limits | None = None,
 ) -> AsyncIterator[Referee]:
     """An in-process referee on 127.0.0.1:0 (a MemoryStore unless ``db`` names a file)."""
     if store is None and db is None:
@@ -139,6 +141,7 @@ async def referee(
         test_mode=test_mode,
         allow_register=allow_register,
         tls=tls,
+        limits=limits,
     )
     ref = Referee(port, server)
     try:

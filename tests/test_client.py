@@ -182,6 +182,40 @@ async def test_a_retried_request_id_is_applied_once(target: str) -> None:
 
 
 @run_async
+async def test_an_action_refused_for_its_rate_is_sent_again_after_the_wait() -> None:
+    """The referee refuses a seat past its allowance with RetryInfo; the client waits as
+    asked and sends the same request again, so the caller sees only the answer."""
+    from referee.server.limits import Limits
+
+    limits = Limits(actions_per_second=20, action_burst=1)
+    server, port = await create_server(store=MemoryStore(), test_mode=True, limits=limits)
+    try:
+        async with Client(f"127.0.0.1:{port}") as client:
+            _, seats = await seated(client, test_deal=ROUND_ROBIN, test_dealer=0)
+            now = await seats[3].view()
+            with pytest.raises(RefereeError) as early:
+                await seats[3].act("2S", expected_seq=now.seq)  # takes seat 3's one token
+            assert early.value.reason == "must_lead_card" and early.value.retry_after is None
+            led = await seats[3].act("AS", expected_seq=now.seq)  # refused, waited, applied
+            assert led.last_seq > now.seq
+            stub = client.play_stub
+            request = pb.SubmitActionRequest(
+                table_id=seats[3].table_id,
+                action=pb.Action(kind=pb.ACTION_KIND_PLAY, card="3S"),
+                request_id="raw",
+                expected_seq=led.last_seq,
+            )
+            with pytest.raises(grpc.aio.AioRpcError) as raw:  # a bare stub sees the refusal
+                await stub.SubmitAction(request, metadata=client._metadata(seats[3].token))
+            refusal = client.error(raw.value)
+            assert refusal.reason == "rate_limited"
+            assert refusal.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert refusal.retry_after is not None and 0 < refusal.retry_after <= 0.05
+    finally:
+        await server.stop(0)
+
+
+@run_async
 async def test_a_seat_sees_its_cards_and_a_spectator_does_not(target: str) -> None:
     async with Client(target) as client:
         table, seats = await seated(client, test_deal=ROUND_ROBIN, test_dealer=0)

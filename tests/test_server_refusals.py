@@ -19,8 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from bhabhi.referee.v1 import referee_pb2 as pb
 from google.protobuf import duration_pb2
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 from server_helpers import (
     GERMAN,
     PICKUP,
@@ -41,6 +44,7 @@ from server_helpers import (
 )
 
 from referee.server.errors import MESSAGES
+from referee.server.limits import Limits
 from referee.server.store import CommandRecord, ConflictError, StoreError
 from referee.server.store_memory import MemoryStore
 
@@ -681,3 +685,129 @@ async def test_bytes_that_are_not_the_request_message_are_refused_with_error_inf
         # A well-formed request on the same channel is served as ever.
         listed = await ref.rulesets.ListRulesets(pb.ListRulesetsRequest())
         assert listed.rulesets
+
+
+# --- limits ----------------------------------------------------------------------------------
+
+
+@run_async
+@covers("too_many_tables")
+async def test_a_referee_hosts_at_most_max_tables_open_or_in_play() -> None:
+    async with referee(limits=Limits(max_tables=2)) as ref:
+        first = await seat_table(ref, "bhabho", 4, start=False)
+        await seat_table(ref, "bhabho", 4, start=False)
+        listed = await ref.tables.ListTables(pb.ListTablesRequest())
+
+        def create(md: Metadata) -> Any:
+            request = pb.CreateTableRequest(ruleset_id="bhabho", seat_count=4)
+            return ref.tables.CreateTable(request, metadata=md)
+
+        refusal = await refused(create, Code.RESOURCE_EXHAUSTED, "too_many_tables")
+        assert refusal.metadata["limit"] == "2"
+        assert await ref.tables.ListTables(pb.ListTablesRequest()) == listed  # nothing made
+        # A finished session frees its place: play the first table to its end.
+        ref.running.referee.tables[first.table_id].status = "finished"
+        assert (await create(())).table.table_id
+
+
+@run_async
+@covers("rate_limited")
+async def test_a_seat_acting_faster_than_its_rate_is_told_how_long_to_wait() -> None:
+    """Every attempt, refused or not, takes from the seat's allowance (it cost the referee
+    the work); past it the seat is refused, nothing applied, with a RetryInfo; after that
+    wait it is served again.  Each seat has its own allowance."""
+    clock = [1000.0]
+    async with referee(test_mode=True, limits=Limits(actions_per_second=2, action_burst=1)) as ref:
+        ref.running.referee._monotonic = lambda: clock[0]
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        p0, p1 = seated.players[:2]  # p0 holds the A of spades and leads
+        seq = (await p1.view()).seq
+        assert (await refusal_of(p1.submit(play("AS"), seq))).reason == "not_your_turn"
+
+        def hurried(md: Metadata) -> Any:
+            return p1.submit(play("AS"), seq, "hurried", extra=md)
+
+        before = await seated.spectate()
+        refusal = await refused(hurried, Code.RESOURCE_EXHAUSTED, "rate_limited")
+        assert refusal.metadata["retry_ms"] == "500"  # one token at 2 a second
+        assert await seated.spectate() == before
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await hurried(())
+        status = rpc_status.from_call(caught.value)
+        assert status is not None
+        waits = [d for d in status.details if d.Is(error_details_pb2.RetryInfo.DESCRIPTOR)]
+        assert len(waits) == 1
+        wait = error_details_pb2.RetryInfo()
+        waits[0].Unpack(wait)
+        assert wait.retry_delay.ToMilliseconds() == 500
+        # Seat 0 has its own allowance: its lead is applied.
+        assert (await p0.submit(play("AS"), seq)).last_seq > seq
+        clock[0] += 0.5  # the wait asked for: seat 1 is heard again
+        assert (await refusal_of(hurried(()))).reason == "stale_seq"  # heard, and answered
+
+
+@run_async
+@covers("too_many_streams")
+async def test_a_credential_holds_at_most_max_streams_and_gets_one_back_when_it_closes() -> None:
+    async with referee(limits=Limits(max_streams_per_credential=1)) as ref:
+        seated = await seat_table(ref, "bhabho", 4)
+        p0 = seated.players[0]
+        first = p0.watch()
+        assert (await first.read()).HasField("event")  # the stream is open on the referee
+
+        async def second(md: Metadata) -> Any:
+            call = p0.stubs.play.WatchTable(
+                pb.WatchTableRequest(table_id=seated.table_id), metadata=p0.md + md
+            )
+            return await call.read()
+
+        refusal = await refused(second, Code.RESOURCE_EXHAUSTED, "too_many_streams")
+        assert refusal.metadata["limit"] == "1"
+        # Another seat, and a spectator, have their own count.
+        other = seated.players[1].watch()
+        assert (await other.read()).HasField("event")
+        watching = seated.spectator_watch()
+        assert (await watching.read()).HasField("event")
+
+        async def spectator(md: Metadata) -> Any:
+            call = ref.play.WatchTable(pb.WatchTableRequest(table_id=seated.table_id), metadata=md)
+            return await call.read()
+
+        await refused(spectator, Code.RESOURCE_EXHAUSTED, "too_many_streams")
+        first.cancel()
+        for _ in range(200):  # the referee hears of the cancel: the place is free again
+            try:
+                assert (await second(())).HasField("event")
+                break
+            except grpc.aio.AioRpcError as error:
+                assert error.code() == Code.RESOURCE_EXHAUSTED
+                await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the closed stream's place was never freed")
+        other.cancel()
+        watching.cancel()
+
+
+@run_async
+async def test_a_request_larger_than_max_message_bytes_is_refused_by_grpc() -> None:
+    """gRPC refuses it before any referee code runs (RESOURCE_EXHAUSTED, without ErrorInfo:
+    the request was never read); the connection goes on serving."""
+    async with referee(limits=Limits(max_message_bytes=4096)) as ref:
+        small = await ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml="id: x\n"))
+        assert not small.valid
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml="#" * 5000))
+        assert caught.value.code() == Code.RESOURCE_EXHAUSTED
+        assert (await ref.rulesets.ListRulesets(pb.ListRulesetsRequest())).rulesets
+
+
+def test_limits_are_checked_when_set() -> None:
+    for bad in (
+        {"max_tables": -1},
+        {"max_streams_per_credential": -2},
+        {"actions_per_second": -0.5},
+        {"action_burst": -1},
+        {"max_message_bytes": 100},
+    ):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            Limits(**bad)

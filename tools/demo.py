@@ -21,7 +21,16 @@ def main() -> int:
     rules = sys.argv[1] if len(sys.argv) > 1 else "bhabho"
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
-            [str(BIN / "bhabhi"), "serve", "--port", "0", "--db", f"{tmp}/demo.sqlite3"],
+            [
+                str(BIN / "bhabhi"),
+                "serve",
+                "--port",
+                "0",
+                "--db",
+                f"{tmp}/demo.sqlite3",
+                "--log-level",
+                "WARNING",  # the transcript alone
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import os
 import signal
 import sys
@@ -21,10 +22,14 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee.server import guard
+from referee.server.limits import Limits
+from referee.server.observe import Metrics, MetricsEndpoint
 from referee.server.service import PlayService, RulesetService, TableService, refuse
 from referee.server.store import Store
 from referee.server.stores import describe_store, open_store
 from referee.server.tables import Referee
+
+log = logging.getLogger("bhabhi.server")
 
 KEEPALIVE_OPTIONS = [
     # Ping idle connections so that quiet games (a player thinking) are not dropped by
@@ -34,7 +39,6 @@ KEEPALIVE_OPTIONS = [
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
     ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.max_receive_message_length", 1 << 20),
 ]
 
 SERVICE_NAMES = (
@@ -64,12 +68,19 @@ class RefereeServer:
     """A running referee: the gRPC server, the referee behind it, and its health."""
 
     def __init__(
-        self, server: grpc.aio.Server, referee: Referee, health: health.aio.HealthServicer
+        self,
+        server: grpc.aio.Server,
+        referee: Referee,
+        health: health.aio.HealthServicer,
+        metrics: Metrics | None = None,
     ):
         self.server = server
         self.referee = referee
         self.health = health
         self.housekeeping: asyncio.Future[None] | None = None
+        self.metrics = metrics if metrics is not None else Metrics(referee)
+        """Counted whether or not they are served: tests read ``metrics.registry``."""
+        self.metrics_endpoint: MetricsEndpoint | None = None
 
     async def stop(self, grace: float | None = 5.0) -> None:
         """Drain: report NOT_SERVING, refuse new actions, let calls finish, close the store."""
@@ -78,7 +89,12 @@ class RefereeServer:
         await self.server.stop(grace)
         if self.housekeeping is not None:
             self.housekeeping.cancel()
-        await self.referee.stop()
+        try:
+            await self.referee.stop()
+        finally:
+            if self.metrics_endpoint is not None:  # served until the very end of the drain
+                await asyncio.to_thread(self.metrics_endpoint.close)
+                self.metrics_endpoint = None
 
     async def wait_for_termination(self) -> None:
         await self.server.wait_for_termination()
@@ -92,17 +108,29 @@ async def create_server(
     test_mode: bool = False,
     allow_register: bool = False,
     tls: Tls | None = None,
+    limits: Limits | None = None,
+    metrics_address: tuple[str, int] | None = None,
 ) -> tuple[RefereeServer, int]:
-    """Start a referee on ``address``; return it and the port bound (for ``:0``)."""
+    """Start a referee on ``address``; return it and the port bound (for ``:0``).
+
+    With ``metrics_address`` (host, port; port 0: a free one), Prometheus metrics are
+    served over HTTP at ``/metrics`` there too (``running.metrics_endpoint.port``)."""
     if store is None:
         store = open_store(db)  # a postgresql:// URL, or a SQLite file (default var/)
-    referee = Referee(store, test_mode=test_mode, allow_register=allow_register)
+    limits = limits or Limits()
+    referee = Referee(store, test_mode=test_mode, allow_register=allow_register, limits=limits)
+    metrics = Metrics(referee)
     await referee.start()
-    server = grpc.aio.server(options=KEEPALIVE_OPTIONS)
+    server = grpc.aio.server(
+        options=[*KEEPALIVE_OPTIONS, ("grpc.max_receive_message_length", limits.max_message_bytes)]
+    )
     services = pb.DESCRIPTOR.services_by_name  # bytes that do not decode are refused:
-    guard.add_service(server, services["RulesetService"], RulesetService(referee), refuse)
-    guard.add_service(server, services["TableService"], TableService(referee), refuse)
-    guard.add_service(server, services["PlayService"], PlayService(referee), refuse)
+    for name, servicer in (
+        ("RulesetService", RulesetService(referee, metrics)),
+        ("TableService", TableService(referee, metrics)),
+        ("PlayService", PlayService(referee, metrics)),
+    ):
+        guard.add_service(server, services[name], servicer, refuse, metrics)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *SERVICE_NAMES):
@@ -120,7 +148,14 @@ async def create_server(
     else:
         port = server.add_insecure_port(address)
     await server.start()
-    running = RefereeServer(server, referee, health_servicer)
+    running = RefereeServer(server, referee, health_servicer, metrics)
+    if metrics_address is not None:
+        try:
+            running.metrics_endpoint = metrics.serve(*metrics_address)
+        except OSError:  # the port is taken: stop what started, then say why
+            await server.stop(0)
+            await referee.stop()
+            raise
     running.housekeeping = asyncio.ensure_future(_collect_garbage())
     return running, port
 
@@ -154,14 +189,34 @@ async def serve(
     test_mode: bool,
     allow_register: bool,
     tls: Tls | None,
+    limits: Limits | None = None,
+    metrics_host: str = "127.0.0.1",
+    metrics_port: int = 0,
 ) -> None:
+    """Run the referee until SIGTERM or SIGINT; ``metrics_port`` 0: no metrics endpoint."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     running, bound = await create_server(
-        f"{host}:{port}", db=db, test_mode=test_mode, allow_register=allow_register, tls=tls
+        f"{host}:{port}",
+        db=db,
+        test_mode=test_mode,
+        allow_register=allow_register,
+        tls=tls,
+        limits=limits,
+        metrics_address=(metrics_host, metrics_port) if metrics_port else None,
     )
     mode = " (TEST MODE: explicit deals allowed)" if test_mode else ""
     shown = describe_store(db)  # a URL's password stays hidden
     print(f"bhabhi referee listening on {host}:{bound} (store {shown}){mode}", flush=True)
+    endpoint = running.metrics_endpoint
+    log.info(
+        "referee started",
+        extra={
+            "address": f"{host}:{bound}",
+            "store": shown,
+            "test_mode": test_mode,
+            "metrics": endpoint.url if endpoint is not None else None,
+        },
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -169,4 +224,7 @@ async def serve(
             loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     print("draining …", flush=True)
-    await running.stop(grace=float(os.environ.get("BHABHI_DRAIN_SECONDS", "5")))
+    grace = float(os.environ.get("BHABHI_DRAIN_SECONDS", "5"))
+    log.info("draining", extra={"grace_seconds": grace})
+    await running.stop(grace=grace)
+    log.info("stopped")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,33 @@ if TYPE_CHECKING:
 
 def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").lower() in ("1", "true", "yes", "on")
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value}")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or a positive number, not {text}")
+    return value
+
+
+def _message_bytes(text: str) -> int:
+    value = _count(text)
+    if value < 1024:
+        raise argparse.ArgumentTypeError(f"must be at least 1024 bytes, not {value}")
+    return value
 
 
 def register(subparsers: Subparsers) -> None:
@@ -46,6 +74,35 @@ def register(subparsers: Subparsers) -> None:
         default=_env_flag("BHABHI_ALLOW_REGISTER"),
         help="let clients register house variants (RegisterRuleset)",
     )
+    limits = serve.add_argument_group(
+        "limits", "what one client may take before it is refused (RESOURCE_EXHAUSTED); 0: no limit"
+    )
+    limits.add_argument(
+        "--max-tables",
+        type=_count,
+        default=os.environ.get("BHABHI_MAX_TABLES", "10000"),
+        help="tables open or in play at once (default 10000; env BHABHI_MAX_TABLES)",
+    )
+    limits.add_argument(
+        "--max-streams-per-credential",
+        type=_count,
+        default=os.environ.get("BHABHI_MAX_STREAMS_PER_CREDENTIAL", "16"),
+        help="open event streams per seat credential, or per address for spectators "
+        "(default 16; env BHABHI_MAX_STREAMS_PER_CREDENTIAL)",
+    )
+    limits.add_argument(
+        "--max-actions-per-second",
+        type=_rate,
+        default=os.environ.get("BHABHI_MAX_ACTIONS_PER_SECOND", "100"),
+        help="actions per second per seat credential, after a burst of twice as many "
+        "(default 100; env BHABHI_MAX_ACTIONS_PER_SECOND)",
+    )
+    limits.add_argument(
+        "--max-message-bytes",
+        type=_message_bytes,
+        default=os.environ.get("BHABHI_MAX_MESSAGE_BYTES", str(1 << 20)),
+        help="largest request accepted (default 1048576; env BHABHI_MAX_MESSAGE_BYTES)",
+    )
     serve.add_argument("--tls-cert", type=Path, default=os.environ.get("BHABHI_TLS_CERT"))
     serve.add_argument("--tls-key", type=Path, default=os.environ.get("BHABHI_TLS_KEY"))
     serve.add_argument(
@@ -54,11 +111,40 @@ def register(subparsers: Subparsers) -> None:
         default=os.environ.get("BHABHI_TLS_CLIENT_CA"),
         help="require client certificates signed by this CA (mutual TLS)",
     )
+    observe = serve.add_argument_group("metrics and logs")
+    observe.add_argument(
+        "--metrics-port",
+        type=int,
+        default=os.environ.get("BHABHI_METRICS_PORT", "0"),
+        help="serve Prometheus metrics over HTTP on this port; Prometheus scrapes "
+        "http://HOST:PORT/metrics (default 0: not served; env BHABHI_METRICS_PORT)",
+    )
+    observe.add_argument(
+        "--metrics-host",
+        default=os.environ.get("BHABHI_METRICS_HOST", "127.0.0.1"),
+        help="where to serve the metrics (default 127.0.0.1; env BHABHI_METRICS_HOST)",
+    )
+    observe.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default=os.environ.get("BHABHI_LOG_FORMAT", "text"),
+        help="logs on stderr as text, or one JSON object per line "
+        "(default text; env BHABHI_LOG_FORMAT)",
+    )
+    observe.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        default=os.environ.get("BHABHI_LOG_LEVEL", "INFO"),
+        help="the referee's log level; DEBUG logs every refusal "
+        "(default INFO; env BHABHI_LOG_LEVEL)",
+    )
     serve.set_defaults(func=_serve)
 
 
 def _serve(args: argparse.Namespace) -> int:
     from referee.server.app import Tls, serve
+    from referee.server.limits import Limits
 
     tls = None
     if args.tls_cert or args.tls_key:
@@ -73,6 +159,16 @@ def _serve(args: argparse.Namespace) -> int:
     elif args.tls_client_ca:
         print("bhabhi serve: error: --tls-client-ca needs --tls-cert and --tls-key")
         return 1
+    if not 0 <= args.metrics_port <= 65535:
+        print(f"bhabhi serve: error: --metrics-port {args.metrics_port} is not a port")
+        return 1
+    from referee.server.observe import configure_logging
+
+    try:  # the environment's values are not checked by argparse
+        configure_logging(args.log_format, args.log_level)
+    except ValueError as error:
+        print(f"bhabhi serve: error: {error}")
+        return 1
     try:
         asyncio.run(
             serve(
@@ -82,6 +178,15 @@ def _serve(args: argparse.Namespace) -> int:
                 test_mode=args.test_mode,
                 allow_register=args.allow_register,
                 tls=tls,
+                limits=Limits(
+                    max_tables=args.max_tables,
+                    max_streams_per_credential=args.max_streams_per_credential,
+                    actions_per_second=args.max_actions_per_second,
+                    action_burst=math.ceil(2 * args.max_actions_per_second),
+                    max_message_bytes=args.max_message_bytes,
+                ),
+                metrics_host=args.metrics_host,
+                metrics_port=args.metrics_port,
             )
         )
     except OSError as error:

@@ -23,6 +23,7 @@ class Status(StrEnum):
     UNAUTHENTICATED = "unauthenticated"
     PERMISSION_DENIED = "permission_denied"
     UNAVAILABLE = "unavailable"
+    RESOURCE_EXHAUSTED = "resource_exhausted"
 
 
 # reason -> (status, English, German, Polish); {placeholders} are filled from ``details``.
@@ -255,6 +256,32 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         "Andere Schiedsrichter haben diesen Tisch während der Prüfung ständig geändert;"
         " bitte noch einmal versuchen.",
         "Inni sędziowie ciągle zmieniali ten stół podczas sprawdzania; spróbuj ponownie.",
+    ),
+    # --- limits (referee.server.limits) ---
+    "too_many_tables": (
+        Status.RESOURCE_EXHAUSTED,
+        "This referee already hosts {limit} tables that are open or in play; join one, or"
+        " try again when a game has ended.",
+        "Dieser Schiedsrichter führt schon {limit} offene oder laufende Tische; setz dich an"
+        " einen davon oder versuch es wieder, wenn ein Spiel zu Ende ist.",
+        "Ten sędzia prowadzi już {limit} otwartych lub trwających stołów; dołącz do jednego"
+        " albo spróbuj ponownie, gdy jakaś gra się skończy.",
+    ),
+    "too_many_streams": (
+        Status.RESOURCE_EXHAUSTED,
+        "This credential already has {limit} event streams open; close one first.",
+        "Für diesen Berechtigungsnachweis sind schon {limit} Ereignisströme offen; schließ"
+        " zuerst einen.",
+        "Te poświadczenia mają już otwartych {limit} strumieni zdarzeń; najpierw zamknij jeden.",
+    ),
+    "rate_limited": (
+        Status.RESOURCE_EXHAUSTED,
+        "Too many actions from this seat (at most {rate} a second); retry in {retry_ms} ms"
+        " with the same request_id.",
+        "Zu viele Aktionen von diesem Platz (höchstens {rate} pro Sekunde); in {retry_ms} ms"
+        " mit derselben request_id wiederholen.",
+        "Za dużo ruchów z tego miejsca (najwyżej {rate} na sekundę); ponów za {retry_ms} ms"
+        " z tym samym request_id.",
     ),
 }
 

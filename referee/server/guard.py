@@ -7,13 +7,18 @@ with a decoder that never raises: bytes that do not parse become an ``Undecodabl
 and the method refuses it with the reason ``bad_request`` (INVALID_ARGUMENT, in three
 languages, with ErrorInfo), as it refuses everything else.  What a servicer method receives
 is otherwise exactly what the generated ``add_*Servicer_to_server`` would give it.
+
+Every call passes here, so this is also where calls are measured (``observe.Metrics``): the
+time and status code of each unary call, the event streams open.
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from google.protobuf import message_factory
@@ -21,6 +26,9 @@ from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from referee.server.errors import Refusal
+
+if TYPE_CHECKING:
+    from referee.server.observe import Metrics, RpcTimer
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +44,13 @@ def add_service(
     service: ServiceDescriptor,
     servicer: object,
     refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+    metrics: Metrics | None = None,
 ) -> None:
     """Serve ``servicer``'s methods as the generated ``add_*Servicer_to_server`` does (also
     as registered methods, grpc's faster path), with the guarded decoder; ``refuse`` aborts
-    a call with a refusal (the gRPC layer's one way of turning a Refusal into a status)."""
-    methods = handlers(service, servicer, refuse)
+    a call with a refusal (the gRPC layer's one way of turning a Refusal into a status);
+    ``metrics``, when given, measures every call."""
+    methods = handlers(service, servicer, refuse, metrics)
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(service.full_name, methods),)
     )
@@ -51,6 +61,7 @@ def handlers(
     service: ServiceDescriptor,
     servicer: object,
     refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+    metrics: Metrics | None = None,
 ) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
     """The service's method handlers over ``servicer``, by method name."""
     methods: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
@@ -62,13 +73,17 @@ def handlers(
         encode = response_type.SerializeToString
         if method.server_streaming:
             methods[method.name] = grpc.unary_stream_rpc_method_handler(
-                _streaming(behaviour, refuse),
+                _streaming(behaviour, refuse)
+                if metrics is None
+                else _measured_streaming(behaviour, refuse, method.name, metrics),
                 request_deserializer=decode,
                 response_serializer=encode,
             )
         else:
             methods[method.name] = grpc.unary_unary_rpc_method_handler(
-                _unary(behaviour, refuse),
+                _unary(behaviour, refuse)
+                if metrics is None
+                else _measured_unary(behaviour, refuse, method.name, metrics),
                 request_deserializer=decode,
                 response_serializer=encode,
             )
@@ -112,5 +127,61 @@ def _streaming(
             await refuse(context, _refusal(request))
         async for item in behaviour(request, context):
             yield item
+
+    return call
+
+
+def _measured_unary(
+    behaviour: Callable[..., Any],
+    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+    name: str,
+    metrics: Metrics,
+) -> Callable[..., Any]:
+    """``_unary``, timed, with the call's status code: the code of a refusal is the one its
+    abort set on the context; any other exception ends the call as UNKNOWN."""
+    record: RpcTimer = metrics.timer(name)
+    clock = time.perf_counter
+
+    async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        began = clock()
+        failed: grpc.StatusCode | None = None
+        try:
+            if isinstance(request, Undecodable):
+                metrics.refused(name, "bad_request")
+                await refuse(context, _refusal(request))
+            return await behaviour(request, context)
+        except grpc.aio.AbortError:
+            raise
+        except asyncio.CancelledError:  # the client went away, or the server stops
+            failed = grpc.StatusCode.CANCELLED
+            raise
+        except Exception:
+            failed = grpc.StatusCode.UNKNOWN
+            raise
+        finally:
+            record(failed or context.code(), clock() - began)
+
+    return call
+
+
+def _measured_streaming(
+    behaviour: Callable[..., AsyncIterator[Any]],
+    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
+    name: str,
+    metrics: Metrics,
+) -> Callable[..., AsyncIterator[Any]]:
+    """``_streaming``, counted among the open streams while it runs."""
+    streams = metrics.streams
+
+    async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
+        streams.inc()
+        try:
+            if isinstance(request, Undecodable):
+                metrics.refused(name, "bad_request")
+                await refuse(context, _refusal(request))
+            async for item in behaviour(request, context):
+                yield item
+        finally:
+            streams.dec()
 
     return call

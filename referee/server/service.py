@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import grpc
 from bhabhi.referee.v1 import referee_pb2 as pb
 from bhabhi.referee.v1 import referee_pb2_grpc as rpc
 from google.protobuf import duration_pb2, timestamp_pb2
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -25,6 +26,9 @@ from referee.engine.hand import SeatView
 from referee.engine.types import Outcome
 from referee.server import tables as tb
 from referee.server.errors import LANGUAGES, Refusal, Status
+
+if TYPE_CHECKING:
+    from referee.server.observe import Metrics
 
 DOMAIN = "referee.bhabhi"
 
@@ -37,6 +41,7 @@ _CODES = {
     Status.UNAUTHENTICATED: code_pb2.UNAUTHENTICATED,
     Status.PERMISSION_DENIED: code_pb2.PERMISSION_DENIED,
     Status.UNAVAILABLE: code_pb2.UNAVAILABLE,
+    Status.RESOURCE_EXHAUSTED: code_pb2.RESOURCE_EXHAUSTED,
 }
 
 _TERMINATIONS = {
@@ -59,14 +64,19 @@ def status_of(refusal: Refusal, language: str) -> grpc.Status:
     metadata = {"message": refusal.message("en")}
     if refusal.legal_actions is not None:
         metadata["legal_actions"] = ",".join(refusal.legal_actions)
-    for key in ("last_seq", "turn", "seat"):
+    for key in ("last_seq", "turn", "seat", "limit", "retry_ms"):
         if key in refusal.params and refusal.params[key] is not None:
             metadata[key] = str(refusal.params[key])
     info = error_details_pb2.ErrorInfo(reason=refusal.reason, domain=DOMAIN, metadata=metadata)
-    details = [info] + [
+    details: list[Message] = [info]
+    details += [
         error_details_pb2.LocalizedMessage(locale=lang, message=refusal.message(lang))
         for lang in LANGUAGES
     ]
+    if refusal.params.get("retry_ms") is not None:  # waiting helps: say how long (AIP-194)
+        details.append(
+            error_details_pb2.RetryInfo(retry_delay=_duration(refusal.params["retry_ms"] / 1000))
+        )
     status = status_pb2.Status(code=_CODES[refusal.status], message=refusal.message(language))
     for detail in details:
         status.details.add().Pack(detail)
@@ -101,6 +111,13 @@ def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
     return None
 
 
+def _client(context: grpc.aio.ServicerContext[Any, Any]) -> str:
+    """The caller's address without its port ("ipv4:127.0.0.1"): a spectator's identity
+    for the stream limit, since it has no credential."""
+    peer = context.peer() or ""
+    return peer.rsplit(":", 1)[0] if peer.count(":") > 1 else peer
+
+
 async def refuse(context: grpc.aio.ServicerContext[Any, Any], refusal: Refusal) -> None:
     """End the call with the refusal's status, in the caller's language (raises)."""
     await context.abort_with_status(status_of(refusal, _language(context)))
@@ -109,11 +126,15 @@ async def refuse(context: grpc.aio.ServicerContext[Any, Any], refusal: Refusal) 
 def _refusals(
     method: Callable[..., Awaitable[T]],
 ) -> Callable[..., Awaitable[T]]:
+    name = method.__name__
+
     @functools.wraps(method)
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> T:
         try:
             return await method(self, request, context)
         except Refusal as refusal:
+            if self.metrics is not None:
+                self.metrics.refused(name, refusal.reason, getattr(request, "table_id", ""))
             await context.abort_with_status(status_of(refusal, _language(context)))
             raise  # pragma: no cover - abort_with_status raises
 
@@ -408,8 +429,9 @@ Context = grpc.aio.ServicerContext[Any, Any]
 
 
 class RulesetService(rpc.RulesetServiceServicer):
-    def __init__(self, referee: tb.Referee) -> None:
+    def __init__(self, referee: tb.Referee, metrics: Metrics | None = None) -> None:
         self.referee = referee
+        self.metrics = metrics
 
     @_refusals
     async def ListRulesets(
@@ -447,8 +469,9 @@ class RulesetService(rpc.RulesetServiceServicer):
 
 
 class TableService(rpc.TableServiceServicer):
-    def __init__(self, referee: tb.Referee) -> None:
+    def __init__(self, referee: tb.Referee, metrics: Metrics | None = None) -> None:
         self.referee = referee
+        self.metrics = metrics
 
     @_refusals
     async def CreateTable(
@@ -511,8 +534,9 @@ class TableService(rpc.TableServiceServicer):
 
 
 class PlayService(rpc.PlayServiceServicer):
-    def __init__(self, referee: tb.Referee) -> None:
+    def __init__(self, referee: tb.Referee, metrics: Metrics | None = None) -> None:
         self.referee = referee
+        self.metrics = metrics
 
     @_refusals
     async def SubmitAction(
@@ -546,7 +570,7 @@ class PlayService(rpc.PlayServiceServicer):
     ) -> AsyncIterator[pb.WatchTableResponse]:
         try:
             async for kind, item in self.referee.watch(
-                request.table_id, _token(context), request.after_seq
+                request.table_id, _token(context), request.after_seq, client=_client(context)
             ):
                 if kind == "snapshot":
                     seq, view, table = item
@@ -557,6 +581,8 @@ class PlayService(rpc.PlayServiceServicer):
                 else:
                     yield pb.WatchTableResponse(event=event_message(item, self.referee.now()))
         except Refusal as refusal:
+            if self.metrics is not None:
+                self.metrics.refused("WatchTable", refusal.reason, request.table_id)
             await context.abort_with_status(status_of(refusal, _language(context)))
 
     @_refusals

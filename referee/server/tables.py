@@ -33,6 +33,7 @@ import copy
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import time
 import uuid
@@ -55,6 +56,7 @@ from referee.ruleset.loader import (
 from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Problem
 from referee.server.errors import Refusal
+from referee.server.limits import Limits, TokenBucket
 from referee.server.store import (
     CommandRecord,
     ConflictError,
@@ -348,11 +350,19 @@ class Referee:
         test_mode: bool = False,
         allow_register: bool = False,
         clock: Callable[[], float] = time.time,
+        limits: Limits | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.test_mode = test_mode
         self.allow_register = allow_register
         self.now = clock
+        self.limits = limits or Limits()
+        self._monotonic = monotonic
+        """The rate limit's clock: unlike ``now`` it never jumps back."""
+        self._buckets: dict[tuple[str, int], TokenBucket] = {}
+        self._streams: dict[str, int] = {}
+        """Open event streams by credential (spectators: by client address)."""
         self.rulesets = Rulesets()
         self.tables: dict[str, Table] = {}
         """The tables this referee holds: all of them with a private store, those it has
@@ -363,6 +373,8 @@ class Referee:
         self._sweeper: asyncio.Task[None] | None = None
         self._to_act_key: tuple[int, int, int] | None = None
         self._to_act: tuple[int, ...] = ()
+        self.on_commit: list[Callable[[str], None]] = []
+        """Called with the kind of every command this referee stored (metrics)."""
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -513,6 +525,9 @@ class Referee:
     ) -> Table:
         hosted = await self.ruleset(ruleset_id)
         rules = hosted.rules
+        most = self.limits.max_tables
+        if most and sum(1 for t in self.tables.values() if t.status != FINISHED) >= most:
+            raise Refusal("too_many_tables", limit=most)
         if not rules.players.allows(seat_count):
             raise Refusal(
                 "players_not_allowed",
@@ -662,15 +677,16 @@ class Referee:
         self._arm_clock(table)
         return table
 
-    def _screen(self, table: Table, token: str | None) -> None:
-        """Refuse a stranger before looking at the request.  With replicas a credential
-        unknown here may belong to a join made elsewhere: the check under the table's lock,
-        after catching up, decides."""
+    def _screen(self, table: Table, token: str | None) -> int | None:
+        """Refuse a stranger before looking at the request; the credential's seat.  With
+        replicas a credential unknown here (None) may belong to a join made elsewhere: the
+        check under the table's lock, after catching up, decides."""
         try:
-            self.seat_of(table, token)
+            return self.seat_of(table, token)
         except Refusal as refusal:
             if refusal.reason != "bad_credential" or not self.store.shared:
                 raise
+        return None
 
     def seat_of(self, table: Table, token: str | None) -> int:
         """The seat a credential stands for; the only way a request gets a seat."""
@@ -694,15 +710,19 @@ class Referee:
     ) -> tuple[list[TableEvent], int, int]:
         """Apply one action of the credential's seat; returns (events, seat, last_seq)."""
         table = await self.get_table(table_id)
-        self._screen(table, token)
+        known = self._screen(table, token)
         if not request_id:
             raise Refusal("missing_request_id")
+        if known is not None:
+            self._throttle(table, known)
         if len(request_id) > 128:
             raise Refusal("bad_action", detail="request_id longer than 128 characters")
         action = _parse_action(*action_words)
 
         async def attempt() -> tuple[list[TableEvent], int, int]:
-            seat = self.seat_of(table, token)
+            # A seat's credential never changes once the table plays, and only then can
+            # an action be applied: the seat found above holds.
+            seat = known if known is not None else self.seat_of(table, token)
             earlier = table.answers.get((seat, request_id))
             if earlier is not None:
                 if earlier.fingerprint != fingerprint(action):
@@ -737,6 +757,23 @@ class Referee:
         answer = await self._locked(table, attempt)
         self._arm_clock(table)
         return answer
+
+    def _throttle(self, table: Table, seat: int) -> None:
+        """Refuse a seat acting faster than ``limits.actions_per_second`` (after a burst),
+        telling it how long to wait.  (A credential this replica does not know yet, from a
+        join made on another replica, is not throttled on its first action here.)"""
+        rate = self.limits.actions_per_second
+        if not rate:
+            return
+        key = (table.table_id, seat)
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(
+                rate, self.limits.action_burst, self._monotonic()
+            )
+        wait = bucket.take(self._monotonic())
+        if wait:
+            raise Refusal("rate_limited", rate=f"{rate:g}", retry_ms=max(1, math.ceil(wait * 1000)))
 
     def _check(self, hand: Hand, seat: int, action: Action) -> bool:
         """Refuse an illegal action; True if the action is legal as it stands, False if it
@@ -782,16 +819,34 @@ class Referee:
         return (None if hand is None else hand.view(seat)), table.last_seq, table
 
     async def watch(
-        self, table_id: str, token: str | None, after_seq: int
+        self, table_id: str, token: str | None, after_seq: int, *, client: str = ""
     ) -> AsyncIterator[tuple[str, Any]]:
-        """Yield ("snapshot", (seq, view, table)) once if far behind, then ("event", e)."""
+        """Yield ("snapshot", (seq, view, table)) once if far behind, then ("event", e).
+
+        ``client`` (the caller's address) is whom a spectator's streams count against."""
         table = await self.get_table(table_id, fresh=True)
         seat = self.seat_of(table, token) if token else None
         if after_seq < 0 or after_seq > table.last_seq:
             raise Refusal("bad_after_seq", after_seq=after_seq, last_seq=table.last_seq)
+        watcher = f"seat:{token}" if token else f"spectator:{client}"
+        most = self.limits.max_streams_per_credential
+        if most and self._streams.get(watcher, 0) >= most:
+            raise Refusal("too_many_streams", limit=most)
+        self._streams[watcher] = self._streams.get(watcher, 0) + 1
+        try:
+            async for item in self._events(table, token, seat, after_seq):
+                yield item
+        finally:
+            left = self._streams.pop(watcher) - 1
+            if left:
+                self._streams[watcher] = left
+
+    async def _events(
+        self, table: Table, token: str | None, seat: int | None, after_seq: int
+    ) -> AsyncIterator[tuple[str, Any]]:
         position = after_seq
         if table.last_seq - after_seq > SNAPSHOT_AFTER:
-            view, seq, _ = await self.view(table_id, token)
+            view, seq, _ = await self.view(table.table_id, token)
             yield "snapshot", (seq, view, table)
             position = seq
         while True:
@@ -845,6 +900,8 @@ class Referee:
                 wake_at=record.at + table.turn_time if clocked else None,
             )
         )
+        for hook in self.on_commit:
+            hook(kind)
         self._apply(table, record, verified=verified)
         async with table.changed:
             table.changed.notify_all()

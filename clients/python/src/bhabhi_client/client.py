@@ -54,6 +54,11 @@ WATCH_RECONNECT_CODES: Final = frozenset(
 )
 """A watch that ends with one of these lost its connection (or its deadline), not its table."""
 
+RATE_LIMITED_RETRIES: Final = 100
+"""How often an action refused with ``rate_limited`` is sent again (after the wait the
+referee asks for) before the refusal reaches the caller: a bot outrunning the limit is
+slowed down to it rather than stopped."""
+
 _Response = TypeVar("_Response")
 StreamItem = pb.Event | pb.Snapshot
 """What an event stream yields: the next event, or a snapshot of the state at a seq."""
@@ -343,7 +348,7 @@ class Client:
         request = pb.SubmitActionRequest(
             table_id=table_id, action=action, request_id=request_id, expected_seq=expected_seq
         )
-        attempt = 0
+        attempt = slowed = 0
         while True:
             try:
                 return await self.play_stub.SubmitAction(
@@ -351,6 +356,11 @@ class Client:
                 )
             except grpc.RpcError as rpc_error:
                 error = self.error(rpc_error)
+                if error.reason == "rate_limited" and slowed < RATE_LIMITED_RETRIES:
+                    # Nothing was applied: wait as long as the referee asked, then again.
+                    slowed += 1
+                    await asyncio.sleep(error.retry_after or self._delay(1))
+                    continue
                 attempt += 1
                 if not error.transient or attempt > self.retries:
                     raise error from None

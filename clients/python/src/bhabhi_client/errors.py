@@ -42,6 +42,7 @@ class RefereeError(Exception):
         metadata: Mapping[str, str] | None = None,
         messages: Mapping[str, str] | None = None,
         details: str = "",
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -51,6 +52,9 @@ class RefereeError(Exception):
         self.metadata: dict[str, str] = dict(metadata or {})
         self.messages: dict[str, str] = dict(messages or {})
         self.details = details
+        self.retry_after = retry_after
+        """Seconds the referee asked to wait before sending the same request again (its
+        ``google.rpc.RetryInfo``, with ``rate_limited``), or None."""
 
     @property
     def legal_actions(self) -> tuple[str, ...]:
@@ -90,6 +94,7 @@ class RefereeError(Exception):
         reason = domain = ""
         metadata: dict[str, str] = {}
         messages: dict[str, str] = {}
+        retry_after: float | None = None
         for key, value in trailing_metadata or ():
             if key != STATUS_DETAILS_KEY or not isinstance(value, bytes | bytearray):
                 continue
@@ -101,11 +106,14 @@ class RefereeError(Exception):
             for detail in status.details:
                 info = error_details_pb2.ErrorInfo()
                 localized = error_details_pb2.LocalizedMessage()
+                retry = error_details_pb2.RetryInfo()
                 if detail.Unpack(info):  # False for another detail type
                     reason, domain = info.reason, info.domain
                     metadata.update(info.metadata)
                 elif detail.Unpack(localized):
                     messages[localized.locale] = localized.message
+                elif detail.Unpack(retry):
+                    retry_after = retry.retry_delay.ToNanoseconds() / 1e9
             if not details:
                 details = status.message
         message = _pick(messages, language) or details or code.name.lower()
@@ -117,6 +125,7 @@ class RefereeError(Exception):
             metadata=metadata,
             messages=messages,
             details=details,
+            retry_after=retry_after,
         )
 
     @classmethod
