@@ -3,7 +3,10 @@
 Everything here reads files: no Docker, no Kubernetes, no Envoy. The Kubernetes manifests
 must name only flags that ``bhabhi serve`` accepts, keep the database URL out of the command
 line, and probe the referee's health service; the Envoy configuration must health-check that
-service and retry only the calls that are safe to repeat.
+service and retry only the calls that are safe to repeat. The image and the manifests serve
+Prometheus metrics on the same port (where the pod annotations and the Service say they
+are) and log JSON, and every ``BHABHI_*`` variable they (or the deployment guide) name is one
+the referee reads: parsed with ``bhabhi serve``'s own parser, in that environment.
 """
 
 from __future__ import annotations
@@ -11,9 +14,13 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import re
+import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import yaml
@@ -26,6 +33,12 @@ DEPLOY = ROOT / "deploy"
 KUBERNETES = DEPLOY / "kubernetes"
 ENVOY = DEPLOY / "envoy" / "envoy.yaml"
 DOCKERFILE = DEPLOY / "Dockerfile"
+DEPLOYMENT_GUIDE = ROOT / "docs" / "deployment.md"
+SERVE_SOURCES = (
+    ROOT / "referee" / "server" / "commands.py",
+    ROOT / "referee" / "server" / "app.py",
+)
+"""Where ``bhabhi serve`` reads its environment: the flags' defaults, and the drain time."""
 
 SERVICES = ("RulesetService", "TableService", "PlayService")
 HEALTH_NAMES = {"", *(pb.DESCRIPTOR.services_by_name[s].full_name for s in SERVICES)}
@@ -71,17 +84,33 @@ def _container() -> dict[str, Any]:
     return container
 
 
-def _serve_accepts(args: list[str]) -> None:
+def _serve_accepts(args: list[str], env: Mapping[str, str] | None = None) -> argparse.Namespace:
     """Fail unless ``bhabhi <args>`` parses as a ``serve`` command line, with the parser
-    that ``referee/server/commands.py`` registers for ``bhabhi serve``."""
+    that ``referee/server/commands.py`` registers for ``bhabhi serve``; return what it read.
+
+    With ``env``, the parser is built in exactly those ``BHABHI_*`` variables (the flags'
+    defaults come from the environment when the parser is registered), none of the test
+    run's own. argparse converts a default it takes from there but does not check it
+    against the flag's choices, so that is checked here."""
     assert args[:1] == ["serve"], args
-    parser = argparse.ArgumentParser(prog="bhabhi")
-    serve_commands.register(parser.add_subparsers(dest="command", required=True))
-    try:
-        parsed = parser.parse_args(args)
-    except SystemExit:  # argparse has printed why
-        pytest.fail(f"bhabhi serve does not accept {args}")
+    with mock.patch.dict(os.environ):
+        if env is not None:
+            for name in [n for n in os.environ if n.startswith("BHABHI_")]:
+                del os.environ[name]
+            os.environ.update(env)
+        parser = argparse.ArgumentParser(prog="bhabhi")
+        subparsers = parser.add_subparsers(dest="command", required=True)
+        try:
+            serve_commands.register(subparsers)
+            parsed = parser.parse_args(args)
+        except (SystemExit, ValueError):  # argparse has printed why, or int() refused
+            pytest.fail(f"bhabhi serve does not accept {args} with {env}")
     assert parsed.command == "serve"
+    for action in subparsers.choices["serve"]._actions:  # argparse lists them nowhere public
+        if action.choices is not None:
+            value = getattr(parsed, action.dest)
+            assert value in action.choices, f"{action.option_strings}: {value!r} (env {env})"
+    return parsed
 
 
 def _dockerfile_json(instruction: str) -> list[str]:
@@ -89,6 +118,60 @@ def _dockerfile_json(instruction: str) -> list[str]:
     assert match, f"no exec-form {instruction} in {DOCKERFILE}"
     words: list[str] = json.loads(match.group(1))
     return words
+
+
+def _final_stage() -> list[str]:
+    """The instructions of the Dockerfile's last stage (the image), one line each: comments
+    dropped, continued lines joined."""
+    lines = [ln for ln in DOCKERFILE.read_text().splitlines() if not ln.lstrip().startswith("#")]
+    joined = re.sub(r"\\\n", " ", "\n".join(lines))
+    instructions = [ln.strip() for ln in joined.splitlines() if ln.strip()]
+    starts = [i for i, ln in enumerate(instructions) if re.match(r"FROM\s", ln, re.IGNORECASE)]
+    assert starts, f"no FROM in {DOCKERFILE}"
+    return instructions[starts[-1] :]
+
+
+def _dockerfile_env() -> dict[str, str]:
+    """The image's environment (its last stage's ENV instructions)."""
+    env: dict[str, str] = {}
+    for line in _final_stage():
+        keyword, _, rest = line.partition(" ")
+        if keyword.upper() != "ENV":
+            continue
+        words = shlex.split(rest)
+        if "=" not in words[0]:  # the old form: ENV NAME value with spaces
+            env[words[0]] = " ".join(words[1:])
+            continue
+        for word in words:
+            name, equals, value = word.partition("=")
+            assert equals, f"ENV {rest}: mixes its two forms"
+            env[name] = value
+    return env
+
+
+def _dockerfile_exposed() -> set[int]:
+    ports: set[int] = set()
+    for line in _final_stage():
+        keyword, _, rest = line.partition(" ")
+        if keyword.upper() == "EXPOSE":
+            ports |= {int(word.removesuffix("/tcp")) for word in rest.split()}
+    return ports
+
+
+def _container_env() -> dict[str, str]:
+    """What the Kubernetes container runs with: the image's environment, then the
+    manifest's (a value from a Secret stands in as a placeholder)."""
+    env = dict(_dockerfile_env())
+    for entry in _container()["env"]:
+        env[entry["name"]] = str(entry["value"]) if "value" in entry else "<from a Secret>"
+    return env
+
+
+def _named_ports() -> dict[str, int]:
+    ports = _container()["ports"]
+    named = {p["name"]: p["containerPort"] for p in ports}
+    assert len(named) == len(ports) == len({p["containerPort"] for p in ports})
+    return named
 
 
 # --- every YAML file --------------------------------------------------------------------
@@ -165,9 +248,36 @@ def test_service_and_budget_select_the_replicas() -> None:
     service = objects["Service"]["spec"]
     assert service["clusterIP"] == "None", "headless, for client-side balancing"
     assert service["selector"].items() <= labels.items()
-    assert [p["targetPort"] for p in service["ports"]] == ["grpc"]
+    assert {p["name"]: p["targetPort"] for p in service["ports"]} == {
+        "grpc": "grpc",
+        "metrics": "metrics",
+    }, "each Service port goes to the container port of its name"
+    ports = {p["name"]: p["port"] for p in service["ports"]}
+    assert ports == _named_ports(), "the Service's ports are the container's"
     budget = objects["PodDisruptionBudget"]["spec"]["selector"]["matchLabels"]
     assert budget.items() <= labels.items()
+
+
+def test_deployment_serves_metrics_where_prometheus_looks() -> None:
+    named = _named_ports()
+    metrics_port = named["metrics"]
+    parsed = _serve_accepts([str(a) for a in _container()["args"]], _container_env())
+    assert parsed.port == named["grpc"]
+    assert parsed.metrics_port == metrics_port, "the referee serves the metrics on `metrics`"
+    assert parsed.metrics_host == "0.0.0.0", "reachable from outside the pod"
+    template = _kubernetes_objects()["Deployment"]["spec"]["template"]["metadata"]
+    annotations = template["annotations"]
+    assert all(isinstance(v, str) for v in annotations.values()), "annotations are strings"
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert annotations["prometheus.io/port"] == str(metrics_port)
+    assert annotations["prometheus.io/path"] == "/metrics"
+
+
+def test_deployment_logs_json() -> None:
+    env = {e["name"]: e for e in _container()["env"]}
+    assert env["BHABHI_LOG_FORMAT"]["value"] == "json", "stated by the manifest itself"
+    parsed = _serve_accepts([str(a) for a in _container()["args"]], _container_env())
+    assert parsed.log_format == "json"
 
 
 # --- Dockerfile -------------------------------------------------------------------------
@@ -181,6 +291,48 @@ def test_dockerfile_generates_the_grpc_code_and_serves() -> None:
     command = _dockerfile_json("CMD")
     _serve_accepts(command)
     assert command[command.index("--host") + 1] == "0.0.0.0"
+
+
+def test_dockerfile_serves_metrics_and_logs_json() -> None:
+    """As a container platform expects: metrics on every interface on an exposed port (set
+    in the environment, so that a replaced command keeps them), logs as JSON lines."""
+    parsed = _serve_accepts(_dockerfile_json("CMD"), _dockerfile_env())
+    assert parsed.metrics_port, "metrics served"
+    assert parsed.metrics_host == "0.0.0.0"
+    assert parsed.log_format == "json"
+    assert _dockerfile_exposed() == {parsed.port, parsed.metrics_port}
+    # Kubernetes' args replace the CMD: the image's environment alone must serve metrics.
+    assert _serve_accepts(["serve"], _dockerfile_env()).metrics_port == parsed.metrics_port
+    assert parsed.metrics_port == _named_ports()["metrics"], "the image and the manifest agree"
+
+
+# --- environment variables --------------------------------------------------------------
+
+BHABHI_NAME = re.compile(r"\bBHABHI_[A-Z0-9_]*")
+READS_ENV = re.compile(r"""(?:environ\.get|_env_flag)\(\s*["'](BHABHI_[A-Z0-9_]+)["']""")
+
+
+def _env_read_by_serve() -> set[str]:
+    names = {n for path in SERVE_SOURCES for n in READS_ENV.findall(path.read_text())}
+    assert {"BHABHI_DB", "BHABHI_DRAIN_SECONDS", "BHABHI_METRICS_PORT"} <= names, (
+        "READS_ENV no longer finds what bhabhi serve reads"
+    )
+    return names
+
+
+def test_deploy_names_only_environment_variables_the_referee_reads() -> None:
+    read = _env_read_by_serve()
+    texts = [p for p in sorted(DEPLOY.rglob("*")) if p.is_file()] + [DEPLOYMENT_GUIDE]
+    for path in texts:
+        for name in set(BHABHI_NAME.findall(path.read_text(encoding="utf-8"))):
+            if name.endswith("_"):  # a family, such as BHABHI_METRICS_*
+                assert any(r.startswith(name) for r in read), f"{path.name}: {name}*"
+            else:
+                assert name in read, f"{path.name}: bhabhi serve does not read {name}"
+    set_here = {n for n in (*_dockerfile_env(), *_container_env()) if n.startswith("BHABHI_")}
+    assert set_here <= read
+    guide = DEPLOYMENT_GUIDE.read_text(encoding="utf-8")
+    assert all(name in guide for name in set_here), "docs/deployment.md names every setting"
 
 
 # --- Envoy ------------------------------------------------------------------------------
