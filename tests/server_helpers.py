@@ -130,6 +130,7 @@ async def referee(
     allow_register: bool = False,
     tls: Tls | None = None,
     limits: Limits | None = None,
+    keep_finished: float = 600.0,
 ) -> AsyncIterator[Referee]:
     """An in-process referee on 127.0.0.1:0 (a MemoryStore unless ``db`` names a file)."""
     if store is None and db is None:
@@ -142,6 +143,7 @@ async def referee(
         allow_register=allow_register,
         tls=tls,
         limits=limits,
+        keep_finished=keep_finished,
     )
     ref = Referee(port, server)
     try:

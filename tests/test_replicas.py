@@ -312,6 +312,29 @@ async def test_every_replica_lists_the_tables_played_on_another(backend: str) ->
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @run_async
+async def test_a_finished_table_is_listed_by_no_replica_but_read_by_any(backend: str) -> None:
+    """The replica that ends a session tells the store: a replica that did not play the
+    table does not list it (nor load it to find out), those that did let go of it after
+    ``keep_finished``, and any of them reads it by id."""
+    async with replicas(backend, 3, test_mode=True, keep_finished=0.2) as (a, b, c):
+        seated = await spread_table([a, b], deal=["AS", "", "", ""], hands=1)
+        assert (await seated.table()).status == pb.TABLE_STATUS_FINISHED
+        assert not (await c.tables.ListTables(pb.ListTablesRequest())).tables
+        assert seated.table_id not in c.running.referee.tables
+        for _ in range(100):
+            if all(seated.table_id not in r.running.referee.tables for r in (a, b)):
+                break
+            await asyncio.sleep(0.05)
+        for ref in (a, b):
+            assert seated.table_id not in ref.running.referee.tables
+            assert not (await ref.tables.ListTables(pb.ListTablesRequest())).tables
+        read = await c.tables.GetTable(pb.GetTableRequest(table_id=seated.table_id))
+        assert read.table.status == pb.TABLE_STATUS_FINISHED
+        assert read.table == (await seated.table())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@run_async
 async def test_a_turn_clock_fires_once_across_replicas(backend: str) -> None:
     async with replicas(backend, 3) as refs:
         seated = await spread_table(refs, turn_time=0.3)

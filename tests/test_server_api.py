@@ -272,6 +272,36 @@ async def test_list_tables_open_only_and_open_first() -> None:
 
 
 @run_async
+async def test_a_finished_table_is_let_go_of_and_read_back_from_the_store() -> None:
+    """A referee holds the tables in play; a finished one, ``keep_finished`` seconds after
+    its last event, lives only in the store: no longer listed, still readable by id."""
+    async with referee(test_mode=True, keep_finished=0.2) as ref:
+        finished = await seat_table(ref, "pickup", 3, hands=1, deal=["AS", "", ""])
+        playing = await seat_table(ref, "bhabho", 3)
+        tid = finished.table_id
+        before = await finished.table()
+        assert before.status == pb.TABLE_STATUS_FINISHED
+        exported = await ref.play.ExportHand(pb.ExportHandRequest(table_id=tid, hand_number=0))
+        held = ref.running.referee.tables
+        for _ in range(100):  # let go of within a few tenths of a second
+            if tid not in held:
+                break
+            await asyncio.sleep(0.05)
+        assert tid not in held and playing.table_id in held
+        listed = (await ref.tables.ListTables(pb.ListTablesRequest())).tables
+        assert [t.table_id for t in listed] == [playing.table_id]
+        # Still there for whoever asks by id, as it was; the store knows it is over.
+        assert await finished.table() == before
+        again = await ref.play.ExportHand(pb.ExportHandRequest(table_id=tid, hand_number=0))
+        assert again == exported
+        assert (await finished.players[0].view()).seq == before.last_seq
+        store = ref.running.referee.store
+        assert [t.table_id for t in await store.load_tables(status="finished")] == [tid]
+        missing = await refusal_of(ref.tables.GetTable(pb.GetTableRequest(table_id="nope")))
+        assert missing.reason == "table_not_found"
+
+
+@run_async
 async def test_join_and_leave() -> None:
     async with referee() as ref:
         table = (

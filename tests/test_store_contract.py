@@ -344,6 +344,23 @@ class StoreContract:
         await store.clear_wake("ghost", 1.0)  # no such table: nothing to clear, no error
 
     @scenario
+    async def test_a_finished_table_leaves_the_tables_in_play_and_its_wake_up(
+        self, store: Store
+    ) -> None:
+        await store.create_table(table("t"))
+        await store.create_table(table("u"))
+        await store.append(command("t", 1), table_status="playing", wake_at=10.0)
+        await store.append(command("u", 1), table_status="playing")
+        await store.finish_table("t")
+        assert [t.table_id for t in await store.load_tables(status="playing")] == ["u"]
+        assert [t.table_id for t in await store.load_tables(status="finished")] == ["t"]
+        assert await store.due_tables(1e12) == []
+        assert [t.table_id for t in await store.load_tables()] == ["t", "u"]
+        assert [c.number for c in await store.load_commands("t")] == [1]  # the truth stays
+        await store.finish_table("t")  # again: harmless
+        await store.finish_table("ghost")  # no such table: nothing to record, no error
+
+    @scenario
     async def test_a_refused_append_changes_no_hint(self, store: Store) -> None:
         await store.create_table(table("t"))
         await store.append(command("t", 1), table_status="open", wake_at=10.0)
@@ -409,6 +426,7 @@ class StoreContract:
                 lambda: store.append(command("t", 1)),
                 lambda: store.put_ruleset(RulesetRecord("r", "", 0.0)),
                 lambda: store.clear_wake("t", 1.0),
+                lambda: store.finish_table("t"),
                 store.load_tables,
                 lambda: store.load_table("t"),
                 lambda: store.due_tables(1e12),

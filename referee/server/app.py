@@ -27,7 +27,7 @@ from referee.server.observe import Metrics, MetricsEndpoint
 from referee.server.service import PlayService, RulesetService, TableService, refuse
 from referee.server.store import Store
 from referee.server.stores import describe_store, open_store
-from referee.server.tables import Referee
+from referee.server.tables import KEEP_FINISHED, Referee
 
 log = logging.getLogger("bhabhi.server")
 
@@ -110,6 +110,7 @@ async def create_server(
     tls: Tls | None = None,
     limits: Limits | None = None,
     metrics_address: tuple[str, int] | None = None,
+    keep_finished: float = KEEP_FINISHED,
 ) -> tuple[RefereeServer, int]:
     """Start a referee on ``address``; return it and the port bound (for ``:0``).
 
@@ -118,7 +119,13 @@ async def create_server(
     if store is None:
         store = open_store(db)  # a postgresql:// URL, or a SQLite file (default var/)
     limits = limits or Limits()
-    referee = Referee(store, test_mode=test_mode, allow_register=allow_register, limits=limits)
+    referee = Referee(
+        store,
+        test_mode=test_mode,
+        allow_register=allow_register,
+        limits=limits,
+        keep_finished=keep_finished,
+    )
     metrics = Metrics(referee)
     await referee.start()
     server = grpc.aio.server(
@@ -192,6 +199,7 @@ async def serve(
     limits: Limits | None = None,
     metrics_host: str = "127.0.0.1",
     metrics_port: int = 0,
+    keep_finished: float = KEEP_FINISHED,
 ) -> None:
     """Run the referee until SIGTERM or SIGINT; ``metrics_port`` 0: no metrics endpoint."""
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -203,6 +211,7 @@ async def serve(
         tls=tls,
         limits=limits,
         metrics_address=(metrics_host, metrics_port) if metrics_port else None,
+        keep_finished=keep_finished,
     )
     mode = " (TEST MODE: explicit deals allowed)" if test_mode else ""
     shown = describe_store(db)  # a URL's password stays hidden

@@ -98,6 +98,14 @@ def register(subparsers: Subparsers) -> None:
         "(default 100; env BHABHI_MAX_ACTIONS_PER_SECOND)",
     )
     limits.add_argument(
+        "--keep-finished",
+        type=_rate,
+        default=os.environ.get("BHABHI_KEEP_FINISHED", "600"),
+        metavar="SECONDS",
+        help="how long a finished table stays in memory after its last event; then it is "
+        "read from the store when asked for (default 600; env BHABHI_KEEP_FINISHED)",
+    )
+    limits.add_argument(
         "--max-message-bytes",
         type=_message_bytes,
         default=os.environ.get("BHABHI_MAX_MESSAGE_BYTES", str(1 << 20)),
@@ -187,6 +195,7 @@ def _serve(args: argparse.Namespace) -> int:
                 ),
                 metrics_host=args.metrics_host,
                 metrics_port=args.metrics_port,
+                keep_finished=args.keep_finished,
             )
         )
     except OSError as error:

@@ -125,6 +125,13 @@ class Store(ABC):
         """Drop the table's wake-up if it is still ``wake_at`` (a later append set a new one,
         which stays)."""
 
+    @abstractmethod
+    async def finish_table(self, table_id: str) -> None:
+        """Record that the table's session is over: status ``finished``, no wake-up.  A
+        hint, written after the command that ended the session (which alone is the truth):
+        finished tables are no longer listed or loaded with the tables in play.  No error
+        for a table that does not exist."""
+
     def listen(self, listener: Listener) -> None:  # noqa: B027 - optional for a private store
         """Have ``listener`` called for every command committed from now on, by any process.
 

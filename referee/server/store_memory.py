@@ -139,6 +139,12 @@ class MemoryStore(Store):
         if row is not None and row.wake_at == wake_at:
             row.wake_at = None
 
+    async def finish_table(self, table_id: str) -> None:
+        self._check_open()
+        row = self._tables.get(table_id)
+        if row is not None:
+            row.status, row.wake_at = "finished", None
+
     def replica(self) -> MemoryStore:
         """Another store object over the same data, opened and closed on its own, as a
         second referee process would connect to the same database."""

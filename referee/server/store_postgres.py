@@ -291,6 +291,13 @@ class PostgresStore(Store):
             conflict=f"cannot clear the wake-up of table {table_id!r}",
         )
 
+    async def finish_table(self, table_id: str) -> None:
+        await self._write(
+            "UPDATE tables SET status = 'finished', wake_at = NULL WHERE table_id = %s",
+            (table_id,),
+            conflict=f"cannot record the end of table {table_id!r}",
+        )
+
     async def put_ruleset(self, ruleset: RulesetRecord) -> None:
         await self._write(
             "INSERT INTO rulesets (ruleset_id, yaml, registered_at) VALUES (%s, %s, %s)",

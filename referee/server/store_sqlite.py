@@ -270,6 +270,14 @@ class SqliteStore(Store):
             conflict=f"cannot clear the wake-up of table {table_id!r}",
         )
 
+    async def finish_table(self, table_id: str) -> None:
+        self._check_open()
+        await self._write(
+            "UPDATE tables SET status = 'finished', wake_at = NULL WHERE table_id = ?",
+            (table_id,),
+            conflict=f"cannot record the end of table {table_id!r}",
+        )
+
     async def put_ruleset(self, ruleset: RulesetRecord) -> None:
         self._check_open()
         await self._write(

@@ -66,6 +66,9 @@ from referee.server.store import (
     TableRecord,
 )
 
+KEEP_FINISHED = 600.0
+"""Seconds a finished table stays in memory after its last event (then only in the store)."""
+
 SNAPSHOT_AFTER = 1000
 """A watcher more than this many events behind gets a snapshot instead of the backlog."""
 
@@ -352,6 +355,7 @@ class Referee:
         clock: Callable[[], float] = time.time,
         limits: Limits | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        keep_finished: float = KEEP_FINISHED,
     ) -> None:
         self.store = store
         self.test_mode = test_mode
@@ -363,6 +367,8 @@ class Referee:
         self._buckets: dict[tuple[str, int], TokenBucket] = {}
         self._streams: dict[str, int] = {}
         """Open event streams by credential (spectators: by client address)."""
+        self.keep_finished = keep_finished
+        self._retirer: asyncio.Task[None] | None = None
         self.rulesets = Rulesets()
         self.tables: dict[str, Table] = {}
         """The tables this referee holds: all of them with a private store, those it has
@@ -383,6 +389,7 @@ class Referee:
         load tables when first used, and follow what other replicas append)."""
         await self.store.open()
         await self._load_rulesets()
+        self._retirer = asyncio.ensure_future(self._retire_finished())
         if self.store.shared:
             self.store.listen(self._on_command)
             self._sweeper = asyncio.ensure_future(self._sweep())
@@ -394,6 +401,7 @@ class Referee:
             for command in await self.store.load_commands(table.table_id):
                 self._apply(table, command)
             self.tables[table.table_id] = table
+        self._retire(self.now())
         for table in self.tables.values():
             async with table.lock:
                 await self._deal_if_due(table)
@@ -409,8 +417,9 @@ class Referee:
 
     async def stop(self) -> None:
         await self.drain()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._retirer):
+            if task is not None:
+                task.cancel()
         for table in self.tables.values():
             if table.clock is not None:
                 table.clock.cancel()
@@ -463,16 +472,16 @@ class Referee:
     # --- tables -------------------------------------------------------------------------
 
     async def get_table(self, table_id: str, *, fresh: bool = False) -> Table:
-        """A table by id.  With a shared store: loaded on first use, and with ``fresh``
-        brought up to date first (a read must show what another replica acknowledged)."""
+        """A table by id, loaded from the store if it is not held here (a finished table
+        let go of, or with a shared store one this replica has not used yet); with
+        ``fresh`` and a shared store, brought up to date first (a read must show what
+        another replica acknowledged)."""
         table = self.tables.get(table_id)
         if table is not None:
             if fresh and self.store.shared:
                 async with table.lock:
                     await self._catch_up(table)
             return table
-        if not self.store.shared:
-            raise Refusal("table_not_found", table_id=table_id)
         loading = self._loading.get(table_id)
         if loading is None:
             loading = asyncio.ensure_future(self._load_table(table_id))
@@ -494,14 +503,20 @@ class Referee:
         async with table.lock:
             await self._catch_up(table)
         self._arm_clock(table)
+        if table.status == FINISHED:  # the hint may be missing (its writer died): again
+            await self._record_finish(table)
         return table
 
     async def list_tables(self, *, open_only: bool) -> list[Table]:
-        """Open tables first, oldest first.  With a shared store, those of every replica,
-        loaded here to be listed (every table of the store, unless ``open_only``)."""
+        """Open tables first, oldest first; unless ``open_only``, then the tables in play,
+        and the finished ones still held (for ``keep_finished`` seconds after their last
+        event).  With a shared store, the open tables and those in play of every replica,
+        loaded here to be listed."""
         if self.store.shared:
-            wanted = OPEN if open_only else None
-            for record in await self._stored(self.store.load_tables(status=wanted)):
+            records = []
+            for wanted in [OPEN] if open_only else [OPEN, PLAYING]:
+                records += await self._stored(self.store.load_tables(status=wanted))
+            for record in records:
                 if record.table_id not in self.tables:
                     try:
                         await self.get_table(record.table_id)
@@ -902,9 +917,42 @@ class Referee:
         )
         for hook in self.on_commit:
             hook(kind)
+        was = table.status
         self._apply(table, record, verified=verified)
         async with table.changed:
             table.changed.notify_all()
+        if table.status == FINISHED and was != FINISHED:
+            await self._record_finish(table)
+
+    async def _record_finish(self, table: Table) -> None:
+        """Tell the store the session is over (a hint: the command that ended it is stored
+        already, so a failure here is only logged; the next replica to load the table
+        writes it again)."""
+        try:
+            await self.store.finish_table(table.table_id)
+        except StoreError as error:
+            log.warning("cannot record the end of table %s: %s", table.table_id, error)
+
+    async def _retire_finished(self) -> None:
+        """Let go of finished tables now and then, so that a referee running for weeks
+        holds the games in play, not every game it ever refereed."""
+        every = min(60.0, max(0.05, self.keep_finished / 4))
+        while not self.closing:
+            await asyncio.sleep(every)
+            self._retire(self.now())
+
+    def _retire(self, now: float) -> None:
+        """Drop finished tables whose last event is ``keep_finished`` seconds old.  A
+        finished table never changes again, so a call still holding it (a watcher) reads
+        the same as a fresh copy; a later request loads it from the store."""
+        for table_id, table in list(self.tables.items()):
+            if table.status != FINISHED:
+                continue
+            last = table.log[-1].at if table.log else table.created_at
+            if now - last >= self.keep_finished:
+                del self.tables[table_id]
+                for seat in range(table.seat_count):
+                    self._buckets.pop((table_id, seat), None)
 
     async def _locked(self, table: Table, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` (check, then commit) under the table's lock.
