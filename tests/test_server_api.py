@@ -301,6 +301,26 @@ async def test_a_finished_table_is_let_go_of_and_read_back_from_the_store() -> N
         assert missing.reason == "table_not_found"
 
 
+def test_a_restart_replays_the_tables_in_play_and_not_the_finished_ones(tmp_path: Path) -> None:
+    db = tmp_path / "referee.sqlite3"
+
+    async def first() -> tuple[str, str, pb.Table]:
+        async with referee(test_mode=True, db=db) as ref:
+            finished = await seat_table(ref, "pickup", 3, hands=1, deal=["AS", "", ""])
+            playing = await seat_table(ref, "bhabho", 3)
+            return finished.table_id, playing.table_id, await finished.table()
+
+    async def second(finished: str, playing: str, before: pb.Table) -> None:
+        async with referee(test_mode=True, db=db) as ref:
+            held = ref.running.referee.tables
+            assert playing in held and finished not in held
+            got = await ref.tables.GetTable(pb.GetTableRequest(table_id=finished))
+            assert got.table == before
+
+    finished, playing, before = asyncio.run(first())
+    asyncio.run(second(finished, playing, before))
+
+
 @run_async
 async def test_join_and_leave() -> None:
     async with referee() as ref:

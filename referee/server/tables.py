@@ -385,8 +385,9 @@ class Referee:
     # --- life cycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the store and rebuild every table from its commands (with a shared store:
-        load tables when first used, and follow what other replicas append)."""
+        """Open the store and rebuild every unfinished table from its commands (with a
+        shared store: load tables when first used, and follow what other replicas
+        append)."""
         await self.store.open()
         await self._load_rulesets()
         self._retirer = asyncio.ensure_future(self._retire_finished())
@@ -394,13 +395,19 @@ class Referee:
             self.store.listen(self._on_command)
             self._sweeper = asyncio.ensure_future(self._sweep())
             return
+        # Finished sessions are not replayed: they are read back when asked for.
+        finished = {r.table_id for r in await self.store.load_tables(status=FINISHED)}
         for table_record in await self.store.load_tables():
+            if table_record.table_id in finished:
+                continue
             table = self._table_from_config(
                 table_record.table_id, table_record.config, table_record.created_at
             )
             for command in await self.store.load_commands(table.table_id):
                 self._apply(table, command)
             self.tables[table.table_id] = table
+            if table.status == FINISHED:  # stored before the store knew: it will next time
+                await self._record_finish(table)
         self._retire(self.now())
         for table in self.tables.values():
             async with table.lock:
