@@ -811,3 +811,35 @@ def test_limits_are_checked_when_set() -> None:
     ):
         with pytest.raises(ValueError, match=next(iter(bad))):
             Limits(**bad)
+
+
+@run_async
+async def test_behind_trusted_proxies_spectators_count_by_forwarded_address() -> None:
+    """With ``trusted_proxy_hops`` the address the proxy appended to x-forwarded-for tells
+    spectators apart (what a client wrote before it is not trusted); without, the header is
+    ignored, since any client could send it."""
+
+    async def open_as(ref: Any, table_id: str, forwarded: str) -> Any:
+        call = ref.play.WatchTable(
+            pb.WatchTableRequest(table_id=table_id),
+            metadata=(("x-forwarded-for", forwarded),),
+        )
+        await call.read()
+        return call
+
+    for hops, second_allowed in ((1, True), (0, False)):
+        limits = Limits(max_streams_per_credential=1, trusted_proxy_hops=hops)
+        async with referee(limits=limits) as ref:
+            seated = await seat_table(ref, "bhabho", 4)
+            first = await open_as(ref, seated.table_id, "203.0.113.7")
+            if second_allowed:
+                second = await open_as(ref, seated.table_id, "203.0.113.7, 198.51.100.2")
+                second.cancel()
+            else:
+                refusal = await refusal_of(open_as(ref, seated.table_id, "198.51.100.2"))
+                assert refusal.reason == "too_many_streams"
+            # The same forwarded address (whatever a client put in front of it) is one
+            # spectator, who already has its stream.
+            spoofed = await refusal_of(open_as(ref, seated.table_id, "10.9.9.9, 203.0.113.7"))
+            assert spoofed.reason == "too_many_streams"
+            first.cancel()

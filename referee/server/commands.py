@@ -98,6 +98,16 @@ def register(subparsers: Subparsers) -> None:
         "(default 100; env BHABHI_MAX_ACTIONS_PER_SECOND)",
     )
     limits.add_argument(
+        "--trusted-proxy-hops",
+        type=_count,
+        default=os.environ.get("BHABHI_TRUSTED_PROXY_HOPS", "0"),
+        metavar="N",
+        help="proxies in front of the referee that append to x-forwarded-for (Envoy with "
+        "use_remote_address): spectators' streams then count per address that header "
+        "names, not per proxy (default 0: the header is ignored; env "
+        "BHABHI_TRUSTED_PROXY_HOPS)",
+    )
+    limits.add_argument(
         "--keep-finished",
         type=_rate,
         default=os.environ.get("BHABHI_KEEP_FINISHED", "600"),
@@ -192,6 +202,7 @@ def _serve(args: argparse.Namespace) -> int:
                     actions_per_second=args.max_actions_per_second,
                     action_burst=math.ceil(2 * args.max_actions_per_second),
                     max_message_bytes=args.max_message_bytes,
+                    trusted_proxy_hops=args.trusted_proxy_hops,
                 ),
                 metrics_host=args.metrics_host,
                 metrics_port=args.metrics_port,

@@ -29,9 +29,19 @@ class Limits:
     """...with this many in a burst (the bucket's size)."""
     max_message_bytes: int = 1 << 20
     """The largest request (gRPC refuses a larger one itself, RESOURCE_EXHAUSTED)."""
+    trusted_proxy_hops: int = 0
+    """Proxies in front of the referee that append the address they saw to
+    ``x-forwarded-for``: a spectator is then told apart by the address that many entries
+    from the end, not by the proxy's own.  0: the header is ignored (a client could write
+    anything in it)."""
 
     def __post_init__(self) -> None:
-        for name in ("max_tables", "max_streams_per_credential", "action_burst"):
+        for name in (
+            "max_tables",
+            "max_streams_per_credential",
+            "action_burst",
+            "trusted_proxy_hops",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
         if self.actions_per_second < 0:

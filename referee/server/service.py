@@ -111,9 +111,20 @@ def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
     return None
 
 
-def _client(context: grpc.aio.ServicerContext[Any, Any]) -> str:
+def _client(context: grpc.aio.ServicerContext[Any, Any], trusted_hops: int) -> str:
     """The caller's address without its port ("ipv4:127.0.0.1"): a spectator's identity
-    for the stream limit, since it has no credential."""
+    for the stream limit, since it has no credential.  Behind ``trusted_hops`` proxies,
+    the address the outermost of them saw, from ``x-forwarded-for``."""
+    if trusted_hops:
+        seen = [
+            address.strip()
+            for key, value in context.invocation_metadata() or ()
+            if key == "x-forwarded-for" and isinstance(value, str)
+            for address in value.split(",")
+            if address.strip()
+        ]
+        if len(seen) >= trusted_hops:
+            return f"forwarded:{seen[-trusted_hops]}"
     peer = context.peer() or ""
     return peer.rsplit(":", 1)[0] if peer.count(":") > 1 else peer
 
@@ -570,7 +581,10 @@ class PlayService(rpc.PlayServiceServicer):
     ) -> AsyncIterator[pb.WatchTableResponse]:
         try:
             async for kind, item in self.referee.watch(
-                request.table_id, _token(context), request.after_seq, client=_client(context)
+                request.table_id,
+                _token(context),
+                request.after_seq,
+                client=_client(context, self.referee.limits.trusted_proxy_hops),
             ):
                 if kind == "snapshot":
                     seq, view, table = item
