@@ -266,6 +266,10 @@ async def seat_table(
     return seated
 
 
+BHABHO_DEAL = ["AS 2H 3H", "KS 4H 5D", "QS 6H 7D", "JS 8H 9C"]
+"""Bhabho, four seats, clockwise: seat 0 holds the A of spades and leads (B1); every seat
+holds a spade to follow with."""
+
 # --- actions -------------------------------------------------------------------------------
 
 PICKUP = pb.Action(kind=pb.ACTION_KIND_PICK_UP)

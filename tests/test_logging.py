@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from bhabhi.referee.v1 import referee_pb2 as pb
 from server_helpers import (
+    BHABHO_DEAL,
     LISTENING,
     Referee,
     bhabhi_command,
@@ -31,9 +32,6 @@ from server_helpers import (
 )
 
 from referee.server.observe import LOGGERS, JsonFormatter, TextFormatter, configure_logging
-
-# Bhabho, four seats, clockwise; seat 0 leads AS (B1).
-DEAL = ["AS 2H 3H", "KS 4H 5D", "QS 6H 7D", "JS 8H 9C"]
 
 
 @pytest.fixture
@@ -147,7 +145,7 @@ async def test_refusals_are_logged_at_debug_and_moves_not_at_info(restore_loggin
     stream = io.StringIO()
     configure_logging("json", "INFO", stream=stream)
     async with referee(test_mode=True) as ref:
-        seated = await seat_table(ref, "bhabho", 4, deal=DEAL)
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
         p0 = seated.players[0]
         await p0.submit(play("AS"), (await p0.view()).seq)
         missing = pb.GetTableRequest(table_id="no-such-table")

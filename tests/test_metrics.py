@@ -16,6 +16,7 @@ import grpc
 import pytest
 from bhabhi.referee.v1 import referee_pb2 as pb
 from server_helpers import (
+    BHABHO_DEAL,
     Player,
     Referee,
     drain_stream,
@@ -29,9 +30,6 @@ from server_helpers import (
 from referee.server.app import RefereeServer, create_server
 from referee.server.observe import MOVE_KINDS, Metrics
 from referee.server.store_memory import MemoryStore
-
-# Bhabho, four seats, clockwise; seat 0 leads AS (B1).
-DEAL = ["AS 2H 3H", "KS 4H 5D", "QS 6H 7D", "JS 8H 9C"]
 
 
 def sample(server: RefereeServer, name: str, **labels: str) -> float | None:
@@ -62,7 +60,7 @@ async def test_moves_refusals_latency_and_tables_are_counted_exactly() -> None:
         server = ref.running
         assert moves(server) == dict.fromkeys(MOVE_KINDS, 0.0)
         assert sample(server, "bhabhi_tables", status="open") == 0.0
-        seated = await seat_table(ref, "bhabho", 4, deal=DEAL)
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
         p0, p1 = seated.players[:2]
         seq = (await p0.view()).seq
 

@@ -25,6 +25,7 @@ from google.protobuf import duration_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from server_helpers import (
+    BHABHO_DEAL,
     GERMAN,
     PICKUP,
     TAKE,
@@ -373,8 +374,6 @@ async def test_the_seat_comes_from_the_credential_only() -> None:
 
 # --- play ----------------------------------------------------------------------------------
 
-# Bhabho, four seats, clockwise; seat 0 leads AS (B1).
-BHABHO_DEAL = ["AS 2H 3H", "KS 4H 5D", "QS 6H 7D", "JS 8H 9C"]
 # Pick-up, four seats, counterclockwise (0, 3, 2, 1): seat 3 empties its hand on trick 0.
 PICKUP_DEAL = ["AS 2H", "JS 5H 6H", "QS 3H 4H", "KS"]
 
