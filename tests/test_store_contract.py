@@ -470,6 +470,43 @@ class TestSqliteStore(StoreContract):
         assert isinstance(store, SqliteStore)
         assert store.commits < appends, (store.commits, appends)
 
+    def test_hints_stay_true_when_the_row_is_left_alone(self, tmp_path: Path) -> None:
+        """The store skips the row's UPDATE when the hints would not change; across a
+        reopen (which forgets what was written) and other writes to the row, they must
+        still be what the last append said."""
+        path = tmp_path / "referee.db"
+
+        async def first() -> None:
+            store = SqliteStore(path)
+            await store.open()
+            await store.create_table(table("t"))
+            await store.append(command("t", 1), table_status="open")  # as created: skipped
+            await store.append(command("t", 2), table_status="playing", wake_at=5.0)
+            await store.close()
+
+        async def second() -> None:
+            store = SqliteStore(path)
+            await store.open()
+            try:
+                await store.append(command("t", 3), wake_at=5.0)  # unknown to this store
+                assert await store.due_tables(10.0) == [("t", 5.0)]
+                await store.append(command("t", 4), wake_at=5.0)  # the same: skipped
+                await store.clear_wake("t", 5.0)
+                await store.append(command("t", 5), wake_at=5.0)  # after another write
+                assert await store.due_tables(10.0) == [("t", 5.0)]
+                await store.append(command("t", 6))
+                assert await store.due_tables(1e12) == []
+                with pytest.raises(ConflictError):
+                    await store.append(command("t", 6), wake_at=7.0)
+                await store.append(command("t", 7))  # after a refusal: still none
+                assert await store.due_tables(1e12) == []
+                assert [r.table_id for r in await store.load_tables(status="playing")] == ["t"]
+            finally:
+                await store.close()
+
+        asyncio.run(first())
+        asyncio.run(second())
+
     def test_reopening_sees_everything(self, tmp_path: Path) -> None:
         path = tmp_path / "a" / "b" / "referee.db"  # parent folders created on open
 
