@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import subprocess
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from server_helpers import (
     Player,
     action_message,
     bearer,
+    bhabhi_command,
     check_refusal,
     legal,
     play,
@@ -842,3 +844,30 @@ async def test_behind_trusted_proxies_spectators_count_by_forwarded_address() ->
             spoofed = await refusal_of(open_as(ref, seated.table_id, "10.9.9.9, 203.0.113.7"))
             assert spoofed.reason == "too_many_streams"
             first.cancel()
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--max-tables", "-3", "must be 0 (no limit) or more, not -3"),
+        ("--max-actions-per-second", "fast", "not a number: 'fast'"),
+        ("--max-message-bytes", "10", "must be at least 1024 bytes, not 10"),
+        ("--keep-finished", "-1", "must be 0 or more seconds, not -1"),
+        ("--trusted-proxy-hops", "x", "not a whole number: 'x'"),
+    ],
+)
+def test_serve_refuses_a_bad_limit_in_one_line(
+    tmp_path: Path, flag: str, value: str, says: str
+) -> None:
+    result = subprocess.run(
+        [*bhabhi_command(), "serve", "--db", str(tmp_path / "r.sqlite3"), flag, value],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"bhabhi serve: error: argument {flag}: {says}"
+    )
+    assert not (tmp_path / "r.sqlite3").exists()  # refused before anything was opened

@@ -37,6 +37,16 @@ def _rate(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, not {text}")
+    return value
+
+
 def _message_bytes(text: str) -> int:
     value = _count(text)
     if value < 1024:
@@ -109,7 +119,7 @@ def register(subparsers: Subparsers) -> None:
     )
     limits.add_argument(
         "--keep-finished",
-        type=_rate,
+        type=_seconds,
         default=os.environ.get("BHABHI_KEEP_FINISHED", "600"),
         metavar="SECONDS",
         help="how long a finished table stays in memory after its last event; then it is "
