@@ -44,12 +44,12 @@ def add_service(
     service: ServiceDescriptor,
     servicer: object,
     refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
-    metrics: Metrics | None = None,
+    metrics: Metrics,
 ) -> None:
     """Serve ``servicer``'s methods as the generated ``add_*Servicer_to_server`` does (also
     as registered methods, grpc's faster path), with the guarded decoder; ``refuse`` aborts
     a call with a refusal (the gRPC layer's one way of turning a Refusal into a status);
-    ``metrics``, when given, measures every call."""
+    ``metrics`` measures every call."""
     methods = handlers(service, servicer, refuse, metrics)
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(service.full_name, methods),)
@@ -61,7 +61,7 @@ def handlers(
     service: ServiceDescriptor,
     servicer: object,
     refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
-    metrics: Metrics | None = None,
+    metrics: Metrics,
 ) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
     """The service's method handlers over ``servicer``, by method name."""
     methods: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
@@ -73,17 +73,13 @@ def handlers(
         encode = response_type.SerializeToString
         if method.server_streaming:
             methods[method.name] = grpc.unary_stream_rpc_method_handler(
-                _streaming(behaviour, refuse)
-                if metrics is None
-                else _measured_streaming(behaviour, refuse, method.name, metrics),
+                _streaming(behaviour, refuse, method.name, metrics),
                 request_deserializer=decode,
                 response_serializer=encode,
             )
         else:
             methods[method.name] = grpc.unary_unary_rpc_method_handler(
-                _unary(behaviour, refuse)
-                if metrics is None
-                else _measured_unary(behaviour, refuse, method.name, metrics),
+                _unary(behaviour, refuse, method.name, metrics),
                 request_deserializer=decode,
                 response_serializer=encode,
             )
@@ -109,35 +105,10 @@ def _refusal(request: Undecodable) -> Refusal:
 def _unary(
     behaviour: Callable[..., Any],
     refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
-) -> Callable[..., Any]:
-    async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-        if isinstance(request, Undecodable):
-            await refuse(context, _refusal(request))
-        return await behaviour(request, context)
-
-    return call
-
-
-def _streaming(
-    behaviour: Callable[..., AsyncIterator[Any]],
-    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
-) -> Callable[..., AsyncIterator[Any]]:
-    async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
-        if isinstance(request, Undecodable):
-            await refuse(context, _refusal(request))
-        async for item in behaviour(request, context):
-            yield item
-
-    return call
-
-
-def _measured_unary(
-    behaviour: Callable[..., Any],
-    refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
     name: str,
     metrics: Metrics,
 ) -> Callable[..., Any]:
-    """``_unary``, timed, with the call's status code: the code of a refusal is the one its
+    """The method, timed, with the call's status code: the code of a refusal is the one its
     abort set on the context; any other exception ends the call as UNKNOWN."""
     record: RpcTimer = metrics.timer(name)
     clock = time.perf_counter
@@ -164,13 +135,13 @@ def _measured_unary(
     return call
 
 
-def _measured_streaming(
+def _streaming(
     behaviour: Callable[..., AsyncIterator[Any]],
     refuse: Callable[[grpc.aio.ServicerContext[Any, Any], Refusal], Any],
     name: str,
     metrics: Metrics,
 ) -> Callable[..., AsyncIterator[Any]]:
-    """``_streaming``, counted among the open streams while it runs."""
+    """The method, counted among the open streams while it runs."""
     streams = metrics.streams
 
     async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:

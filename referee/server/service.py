@@ -140,14 +140,14 @@ def _refusals(
     name = method.__name__
 
     @functools.wraps(method)
-    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> T:
+    async def wrapper(
+        self: _Servicer, request: Any, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> T:
         try:
             return await method(self, request, context)
         except Refusal as refusal:
-            if self.metrics is not None:
-                self.metrics.refused(name, refusal.reason, getattr(request, "table_id", ""))
-            await context.abort_with_status(status_of(refusal, _language(context)))
-            raise  # pragma: no cover - abort_with_status raises
+            await self.refuse(context, name, refusal, getattr(request, "table_id", ""))
+            raise  # pragma: no cover - refuse raises
 
     return wrapper
 
@@ -439,11 +439,20 @@ def _problem(problem: Any) -> pb.RulesetProblem:
 Context = grpc.aio.ServicerContext[Any, Any]
 
 
-class RulesetService(rpc.RulesetServiceServicer):
-    def __init__(self, referee: tb.Referee, metrics: Metrics | None = None) -> None:
+class _Servicer:
+    """What the three services share: the referee, and the one way a refusal leaves."""
+
+    def __init__(self, referee: tb.Referee, metrics: Metrics) -> None:
         self.referee = referee
         self.metrics = metrics
 
+    async def refuse(self, context: Context, method: str, refusal: Refusal, table_id: str) -> None:
+        """Count the refusal, then end the call with it (raises)."""
+        self.metrics.refused(method, refusal.reason, table_id)
+        await refuse(context, refusal)
+
+
+class RulesetService(_Servicer, rpc.RulesetServiceServicer):
     @_refusals
     async def ListRulesets(
         self, request: pb.ListRulesetsRequest, context: Context
@@ -479,11 +488,7 @@ class RulesetService(rpc.RulesetServiceServicer):
         return pb.RegisterRulesetResponse(ruleset=ruleset_summary(hosted))
 
 
-class TableService(rpc.TableServiceServicer):
-    def __init__(self, referee: tb.Referee, metrics: Metrics | None = None) -> None:
-        self.referee = referee
-        self.metrics = metrics
-
+class TableService(_Servicer, rpc.TableServiceServicer):
     @_refusals
     async def CreateTable(
         self, request: pb.CreateTableRequest, context: Context
@@ -544,11 +549,7 @@ class TableService(rpc.TableServiceServicer):
         return pb.StartTableResponse(table=table_message(self.referee, table))
 
 
-class PlayService(rpc.PlayServiceServicer):
-    def __init__(self, referee: tb.Referee, metrics: Metrics | None = None) -> None:
-        self.referee = referee
-        self.metrics = metrics
-
+class PlayService(_Servicer, rpc.PlayServiceServicer):
     @_refusals
     async def SubmitAction(
         self, request: pb.SubmitActionRequest, context: Context
@@ -595,9 +596,7 @@ class PlayService(rpc.PlayServiceServicer):
                 else:
                     yield pb.WatchTableResponse(event=event_message(item, self.referee.now()))
         except Refusal as refusal:
-            if self.metrics is not None:
-                self.metrics.refused("WatchTable", refusal.reason, request.table_id)
-            await context.abort_with_status(status_of(refusal, _language(context)))
+            await self.refuse(context, "WatchTable", refusal, request.table_id)
 
     @_refusals
     async def ExportHand(
