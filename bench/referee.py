@@ -61,7 +61,6 @@ import platform
 import random
 import resource
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -78,6 +77,8 @@ import grpc
 from bhabhi.referee.v1 import referee_pb2 as pb
 from bhabhi.referee.v1 import referee_pb2_grpc as rpc
 from bhabhi_client.errors import RefereeError
+
+from referee.server.drill import free_port
 
 RULESET = "bhabho"
 SEATS = 4
@@ -716,13 +717,6 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def split(total: int, parts: int) -> list[int]:

@@ -43,9 +43,9 @@ from bench.referee import (
     Server,
     WorkerPlan,
     cpus_busy,
-    free_port,
     split,
 )
+from referee.server.drill import free_port
 from referee.server.store_postgres import redact, scratch_schema
 
 DEFAULT_POSTGRES = "postgresql://127.0.0.1:5432/test"

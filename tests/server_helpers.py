@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import contextvars
 import functools
-import os
 import random
 import re
 import sys
@@ -35,6 +34,7 @@ from referee.conformance.runner import EngineAdapter, case_ruleset, run_case
 from referee.engine import Action, Hand
 from referee.engine.types import CardPlayed, IllegalPlayPenalised
 from referee.server.app import RefereeServer, Tls, create_server
+from referee.server.drill import Replica as ServingReplica
 from referee.server.errors import LANGUAGES, MESSAGES
 from referee.server.limits import Limits
 from referee.server.store import Store
@@ -657,13 +657,11 @@ def bhabhi_command() -> list[str]:
 
 # --- the referee as a process ----------------------------------------------------------------
 
-LISTENING = re.compile(r"listening on [^ ]*:(\d+)")
-
 
 class ServerProcess:
-    """``bhabhi serve --port 0`` in a subprocess, on a SQLite file (or the PostgreSQL URL
-    given as a string; then ``cwd`` too); the port is read from what it prints once it
-    listens.  A ``--port`` among ``flags`` wins over 0 (a replica restarted on its port)."""
+    """``bhabhi serve --port 0`` in a subprocess (``drill.Replica``), on a SQLite file (or the
+    PostgreSQL URL given as a string; then ``cwd`` too), started again on a new port by
+    each ``start``.  A ``--port`` among ``flags`` wins over 0."""
 
     def __init__(self, db: Path | str, *flags: str, cwd: Path | None = None) -> None:
         self.db = db
@@ -672,52 +670,32 @@ class ServerProcess:
             assert isinstance(db, Path), "a PostgreSQL URL needs a cwd"
             cwd = db.parent
         self.cwd = cwd
-        self.process: asyncio.subprocess.Process | None = None
-        self.port = 0
-        self.output: list[str] = []
+        self.replica: ServingReplica | None = None
+
+    @property
+    def output(self) -> list[str]:
+        return self.replica.output if self.replica is not None else []
+
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        assert self.replica is not None and self.replica.process is not None
+        return self.replica.process
 
     async def start(self, timeout: float = 20.0) -> Referee:
-        self.process = await asyncio.create_subprocess_exec(
-            *bhabhi_command(),
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(self.db),
-            *self.flags,
-            cwd=self.cwd,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        assert self.process.stdout is not None
-        while True:
-            line = await asyncio.wait_for(self.process.stdout.readline(), timeout)
-            if not line:
-                raise AssertionError(f"bhabhi serve ended: {''.join(self.output)}")
-            text = line.decode(errors="replace")
-            self.output.append(text)
-            found = LISTENING.search(text)
-            if found:
-                self.port = int(found.group(1))
-                assert self.port > 0, text
-                return Referee(self.port)
+        self.replica = ServingReplica(str(self.db), 0, *self.flags, cwd=self.cwd)
+        return Referee(await self.replica.start(timeout))
 
     def kill(self) -> None:
-        assert self.process is not None
         self.process.kill()  # SIGKILL: no drain, no cleanup
 
     def terminate(self) -> None:
-        assert self.process is not None
         self.process.terminate()  # SIGTERM: drain, then exit
 
     async def wait(self, timeout: float = 10.0) -> int:
-        assert self.process is not None and self.process.stdout is not None
-        rest = await asyncio.wait_for(self.process.stdout.read(), timeout)
-        self.output.append(rest.decode(errors="replace"))
-        return await asyncio.wait_for(self.process.wait(), timeout)
+        assert self.replica is not None
+        return await self.replica.exited(timeout)
 
     async def ensure_stopped(self) -> None:
-        if self.process is not None and self.process.returncode is None:
+        if self.replica is not None and self.process.returncode is None:
             self.process.kill()
             await self.process.wait()

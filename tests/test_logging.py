@@ -21,7 +21,6 @@ import pytest
 from bhabhi.referee.v1 import referee_pb2 as pb
 from server_helpers import (
     BHABHO_DEAL,
-    LISTENING,
     Referee,
     bhabhi_command,
     play,
@@ -31,6 +30,7 @@ from server_helpers import (
     seat_table,
 )
 
+from referee.server.drill import LISTENING, free_port
 from referee.server.observe import LOGGERS, JsonFormatter, TextFormatter, configure_logging
 
 
@@ -164,13 +164,6 @@ async def test_refusals_are_logged_at_debug_and_moves_not_at_info(restore_loggin
 
 
 # --- bhabhi serve as a process -----------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _scrape(url: str) -> str:

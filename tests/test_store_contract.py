@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -31,6 +30,7 @@ import pytest
 from postgres_helpers import fresh_postgres_schema, schema_of
 
 from referee.server import store_postgres
+from referee.server.drill import free_port
 from referee.server.store import (
     CommandRecord,
     ConflictError,
@@ -709,14 +709,6 @@ async def _resync(heard: News, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
-def _free_port() -> int:
-    """A local port nobody listens on (connecting to it is refused)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
 class TestPostgresStore(StoreContract):
     """Each test gets a schema of its own (``postgres_url``) and a small pool, so that two
     xdist workers and other suites stay far below the server's connection limit."""
@@ -768,7 +760,7 @@ class TestPostgresStore(StoreContract):
             asyncio.run(_open_and_close(PostgresStore(url)))
 
     def test_an_unreachable_server_is_a_store_error_naming_it(self) -> None:
-        port = _free_port()
+        port = free_port()  # nobody listens there: connecting is refused
         store = PostgresStore(f"postgresql://referee:s3cret-pw@127.0.0.1:{port}/test")
         with pytest.raises(StoreError) as raised:
             asyncio.run(_open_and_close(store))

@@ -132,16 +132,23 @@ class Report:
 
 
 class Replica:
-    """``bhabhi serve`` in a subprocess on a given port."""
+    """``bhabhi serve`` in a subprocess, on ``port`` (0: a free one, read from what it
+    prints once it listens), with more ``flags`` (a ``--port`` among them wins), in ``cwd``.
+    Everything it prints is kept in ``output``."""
 
-    def __init__(self, db: str, port: int) -> None:
+    def __init__(
+        self, db: str, port: int = 0, *flags: str, cwd: str | os.PathLike[str] | None = None
+    ) -> None:
         self.db = db
         self.port = port
+        self.flags = flags
+        self.cwd = cwd
         self.process: asyncio.subprocess.Process | None = None
         self.output: list[str] = []
         self._drainer: asyncio.Task[None] | None = None
 
-    async def start(self, timeout: float = 60.0) -> None:
+    async def start(self, timeout: float = 60.0) -> int:
+        """Start it and wait until it listens; the port it listens on."""
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -151,6 +158,8 @@ class Replica:
             str(self.port),
             "--db",
             self.db,
+            *self.flags,
+            cwd=self.cwd,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
@@ -162,15 +171,25 @@ class Replica:
                 raise DrillError(f"bhabhi serve ended at start: {''.join(self.output)[-2000:]}")
             text = line.decode(errors="replace")
             self.output.append(text)
-            if LISTENING.search(text):
+            found = LISTENING.search(text)
+            if found:
+                self.port = int(found.group(1))
                 break
         # Keep reading what it prints, so that a full pipe never stalls it.
         self._drainer = asyncio.ensure_future(self._drain())
+        return self.port
 
     async def _drain(self) -> None:
         assert self.process is not None and self.process.stdout is not None
-        while await self.process.stdout.readline():
-            pass
+        while line := await self.process.stdout.readline():
+            self.output.append(line.decode(errors="replace"))
+
+    async def exited(self, timeout: float = 10.0) -> int:
+        """Its exit code, once it has ended and all it printed is in ``output``."""
+        assert self.process is not None
+        if self._drainer is not None:
+            await asyncio.wait_for(self._drainer, timeout)
+        return await asyncio.wait_for(self.process.wait(), timeout)
 
     async def kill(self) -> None:
         assert self.process is not None
