@@ -16,10 +16,12 @@ plugin is needed.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -506,6 +508,28 @@ class TestSqliteStore(StoreContract):
 
         asyncio.run(first())
         asyncio.run(second())
+
+    @pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policy")
+    def test_the_stores_threads_give_way_to_the_loop(self, tmp_path: Path) -> None:
+        """The writer and the reader run as SCHED_BATCH, so that handing them work does
+        not preempt the event loop; the loop's own thread is left as it was."""
+
+        async def run() -> dict[str, int]:
+            store = SqliteStore(tmp_path / "referee.db")
+            await store.open()
+            try:
+                await store.load_tables()  # the reader thread exists once it has read
+                return {
+                    thread.name.split(":")[0]: os.sched_getscheduler(thread.native_id or 0)
+                    for thread in threading.enumerate()
+                    if thread.name.startswith("store-")
+                }
+            finally:
+                await store.close()
+
+        policies = asyncio.run(run())
+        assert policies == {"store-writer": os.SCHED_BATCH, "store-reader": os.SCHED_BATCH}
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER
 
     def test_reopening_sees_everything(self, tmp_path: Path) -> None:
         path = tmp_path / "a" / "b" / "referee.db"  # parent folders created on open

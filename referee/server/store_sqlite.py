@@ -18,6 +18,10 @@ Why it is built this way:
 * **The event loop never waits on SQLite.**  The writer thread owns the writing connection;
   reads run on a second, read-only connection in a reader thread (WAL lets it read while the
   writer commits).  A read started after ``append`` returned sees that command.
+* **The store's threads give way to the loop.**  They run as ``SCHED_BATCH`` (Linux), so a
+  write handed over does not preempt the event loop: woken at once, the writer would only
+  stop again for the GIL the loop holds (two context switches for nothing, on every write);
+  instead it runs when the loop waits, taking all that came meanwhile in one commit.
 * **The schema migrates itself.**  ``MIGRATIONS`` is an ordered list of SQL scripts; the
   ``schema_version`` table records which were applied, each in its own transaction, so a
   later version (or the PostgreSQL store, issue 5) adds a script instead of guessing.
@@ -195,7 +199,9 @@ class SqliteStore(Store):
             raise
         try:
             self._reader = ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix=f"store-reader:{self.path.name}"
+                max_workers=1,
+                thread_name_prefix=f"store-reader:{self.path.name}",
+                initializer=_give_way,
             )
             await loop.run_in_executor(self._reader, self._open_reader)
         except BaseException:
@@ -429,6 +435,7 @@ class SqliteStore(Store):
             _settle(loop, ready, StoreError(f"cannot open store {self.path}: {error!r}"))
             raise
         _settle(loop, ready, None)
+        _give_way()
         stop: _Stop | None = None
         try:
             while stop is None:
@@ -560,6 +567,18 @@ class SqliteStore(Store):
                 raise StoreError(
                     f"cannot migrate store {self.path} to schema version {version}: {error}"
                 ) from error
+
+
+def _give_way() -> None:
+    """Make the calling thread one that a wake-up does not let preempt the event loop.
+
+    Measured with ``bench.referee`` (three alternating pairs of runs): commits grouped more
+    writes, and the referee's CPU per move fell from 985-1,102 µs to 734-890 µs.  Where the
+    policy does not exist or may not be set, the thread runs as it is: only speed differs."""
+    batch = getattr(os, "SCHED_BATCH", None)
+    if batch is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, batch, os.sched_param(0))
 
 
 def _schema_version(connection: sqlite3.Connection) -> int:
