@@ -358,6 +358,10 @@ class StoreContract:
         assert [t.table_id for t in await store.load_tables(status="finished")] == ["t"]
         assert await store.due_tables(1e12) == []
         assert [t.table_id for t in await store.load_tables()] == ["t", "u"]
+        await store.create_table(table("v"))  # open
+        assert [t.table_id for t in await store.load_tables(unfinished=True)] == ["u", "v"]
+        assert await store.load_tables(status="playing", unfinished=True) == [table("u")]
+        assert await store.load_tables(status="finished", unfinished=True) == []
         assert [c.number for c in await store.load_commands("t")] == [1]  # the truth stays
         await store.finish_table("t")  # again: harmless
         await store.finish_table("ghost")  # no such table: nothing to record, no error
@@ -530,6 +534,26 @@ class TestSqliteStore(StoreContract):
         policies = asyncio.run(run())
         assert policies == {"store-writer": os.SCHED_BATCH, "store-reader": os.SCHED_BATCH}
         assert os.sched_getscheduler(0) == os.SCHED_OTHER
+
+    def test_a_row_without_a_status_counts_as_unfinished(self, tmp_path: Path) -> None:
+        """Rows written before the status column existed (schema version 1) hold NULL:
+        a referee starting up must still replay them."""
+        path = tmp_path / "referee.db"
+
+        async def run() -> list[str]:
+            store = SqliteStore(path)
+            await store.open()
+            try:
+                await store.create_table(table("old"))
+                await store.create_table(table("done"))
+                await store.finish_table("done")
+                with sqlite3.connect(path) as connection:
+                    connection.execute("UPDATE tables SET status = NULL WHERE table_id = 'old'")
+                return [t.table_id for t in await store.load_tables(unfinished=True)]
+            finally:
+                await store.close()
+
+        assert asyncio.run(run()) == ["old"]
 
     def test_reopening_sees_everything(self, tmp_path: Path) -> None:
         path = tmp_path / "a" / "b" / "referee.db"  # parent folders created on open

@@ -109,8 +109,13 @@ class Store(ABC):
         ``table_status`` (unless None: unchanged) and ``wake_at`` (None: no wake-up)."""
 
     @abstractmethod
-    async def load_tables(self, *, status: str | None = None) -> list[TableRecord]:
-        """Every table (or those whose last recorded status is ``status``), oldest first."""
+    async def load_tables(
+        self, *, status: str | None = None, unfinished: bool = False
+    ) -> list[TableRecord]:
+        """Every table, oldest first; only those whose last recorded status is ``status``;
+        with ``unfinished``, only those not recorded as ``finished`` (a table whose status
+        was never recorded counts as unfinished), so that a referee starting up reads the
+        games in play without the rows of every game ever finished."""
 
     @abstractmethod
     async def load_table(self, table_id: str) -> TableRecord | None:

@@ -107,14 +107,17 @@ class MemoryStore(Store):
             for listener in self._listeners:
                 loop.call_soon(listener, command.table_id, command.number, stored)
 
-    async def load_tables(self, *, status: str | None = None) -> list[TableRecord]:
+    async def load_tables(
+        self, *, status: str | None = None, unfinished: bool = False
+    ) -> list[TableRecord]:
         self._check_open()
         # sorted() is stable: tables created at the same instant stay in creation order.
         ordered = sorted(self._tables.items(), key=lambda item: item[1].created_at)
         return [
             TableRecord(table_id=table_id, config=decode(row.config), created_at=row.created_at)
             for table_id, row in ordered
-            if status is None or row.status == status
+            if (status is None or row.status == status)
+            and not (unfinished and row.status == "finished")
         ]
 
     async def load_table(self, table_id: str) -> TableRecord | None:

@@ -325,17 +325,16 @@ class PostgresStore(Store):
 
     # --- reads -------------------------------------------------------------------------
 
-    async def load_tables(self, *, status: str | None = None) -> list[TableRecord]:
-        if status is None:
-            rows = await self._rows(
-                "SELECT table_id, config, created_at FROM tables ORDER BY created_at, seq"
-            )
-        else:
-            rows = await self._rows(
-                "SELECT table_id, config, created_at FROM tables WHERE status = %s"
-                " ORDER BY created_at, seq",
-                (status,),
-            )
+    async def load_tables(
+        self, *, status: str | None = None, unfinished: bool = False
+    ) -> list[TableRecord]:
+        rows = await self._rows(
+            "SELECT table_id, config, created_at FROM tables"
+            " WHERE (%(status)s::text IS NULL OR status = %(status)s)"
+            " AND (NOT %(unfinished)s OR status IS DISTINCT FROM 'finished')"
+            " ORDER BY created_at, seq",
+            {"status": status, "unfinished": unfinished},
+        )
         return [
             TableRecord(table_id=table_id, config=decode(config), created_at=created_at)
             for table_id, config, created_at in rows

@@ -325,12 +325,15 @@ class SqliteStore(Store):
 
     # --- reads -------------------------------------------------------------------------
 
-    async def load_tables(self, *, status: str | None = None) -> list[TableRecord]:
+    async def load_tables(
+        self, *, status: str | None = None, unfinished: bool = False
+    ) -> list[TableRecord]:
         def load(connection: sqlite3.Connection) -> list[TableRecord]:
             rows = connection.execute(
                 "SELECT table_id, config, created_at FROM tables"
-                " WHERE ? IS NULL OR status = ? ORDER BY created_at, rowid",
-                (status, status),
+                " WHERE (? IS NULL OR status = ?) AND (NOT ? OR status IS NOT 'finished')"
+                " ORDER BY created_at, rowid",
+                (status, status, unfinished),
             )
             return [
                 TableRecord(table_id=table_id, config=decode(config), created_at=created_at)

@@ -395,11 +395,8 @@ class Referee:
             self.store.listen(self._on_command)
             self._sweeper = asyncio.ensure_future(self._sweep())
             return
-        # Finished sessions are not replayed: they are read back when asked for.
-        finished = {r.table_id for r in await self.store.load_tables(status=FINISHED)}
-        for table_record in await self.store.load_tables():
-            if table_record.table_id in finished:
-                continue
+        # Finished sessions are not replayed (nor read): they are read back when asked for.
+        for table_record in await self.store.load_tables(unfinished=True):
             table = self._table_from_config(
                 table_record.table_id, table_record.config, table_record.created_at
             )
