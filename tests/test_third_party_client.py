@@ -17,7 +17,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -27,10 +26,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.server.drill import LISTENING
+
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "node"
 MARKER = CLIENT / "node_modules" / ".bhabhi-npm-ci"
-LISTENING = re.compile(r"listening on [^ ]*:(\d+)")
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
