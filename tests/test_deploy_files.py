@@ -309,7 +309,10 @@ def test_dockerfile_serves_metrics_and_logs_json() -> None:
 # --- environment variables --------------------------------------------------------------
 
 BHABHI_NAME = re.compile(r"\bBHABHI_[A-Z0-9_]*")
-READS_ENV = re.compile(r"""(?:environ\.get|_env_flag)\(\s*["'](BHABHI_[A-Z0-9_]+)["']""")
+READS_ENV = re.compile(
+    # os.environ.get("BHABHI_X", ...), _env_flag("BHABHI_X"), _option(group, "--x", "BHABHI_X", ...)
+    r"""(?:(?:environ\.get|_env_flag)\(\s*|"--[a-z-]+",\s*)["'](BHABHI_[A-Z0-9_]+)["']"""
+)
 
 
 def _env_read_by_serve() -> set[str]:

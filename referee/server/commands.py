@@ -7,7 +7,7 @@ import asyncio
 import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from referee.cli import Subparsers
@@ -54,6 +54,26 @@ def _message_bytes(text: str) -> int:
     return value
 
 
+def _option(
+    group: argparse._ActionsContainer,
+    flag: str,
+    env: str,
+    default: str,
+    help: str,
+    *,
+    shown: str | None = None,
+    **more: Any,
+) -> None:
+    """A flag whose default the environment variable ``env`` overrides, its help ending in
+    both (``shown``: the default as the help says it, if not just its value)."""
+    group.add_argument(
+        flag,
+        default=os.environ.get(env, default),
+        help=f"{help} (default {shown or default}; env {env})",
+        **more,
+    )
+
+
 def register(subparsers: Subparsers) -> None:
     serve = subparsers.add_parser(
         "serve",
@@ -64,13 +84,14 @@ def register(subparsers: Subparsers) -> None:
     )
     serve.add_argument("--host", default=os.environ.get("BHABHI_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("BHABHI_PORT", "50051")))
-    serve.add_argument(
+    _option(
+        serve,
         "--db",
-        default=os.environ.get("BHABHI_DB", str(Path("var") / "referee.sqlite3")),
-        help="SQLite database file, or a PostgreSQL URL such as "
+        "BHABHI_DB",
+        str(Path("var") / "referee.sqlite3"),
+        "SQLite database file, or a PostgreSQL URL such as "
         "postgresql://user:password@host:5432/db (add ?options=-csearch_path%%3Dname for a "
-        "schema other than the default; the store creates its tables) "
-        "(default var/referee.sqlite3; env BHABHI_DB)",
+        "schema other than the default; the store creates its tables)",
     )
     serve.add_argument(
         "--test-mode",
@@ -87,49 +108,59 @@ def register(subparsers: Subparsers) -> None:
     limits = serve.add_argument_group(
         "limits", "what one client may take before it is refused (RESOURCE_EXHAUSTED); 0: no limit"
     )
-    limits.add_argument(
+    _option(
+        limits,
         "--max-tables",
+        "BHABHI_MAX_TABLES",
+        "10000",
+        "tables open or in play at once",
         type=_count,
-        default=os.environ.get("BHABHI_MAX_TABLES", "10000"),
-        help="tables open or in play at once (default 10000; env BHABHI_MAX_TABLES)",
     )
-    limits.add_argument(
+    _option(
+        limits,
         "--max-streams-per-credential",
+        "BHABHI_MAX_STREAMS_PER_CREDENTIAL",
+        "16",
+        "open event streams per seat credential, or per address for spectators",
         type=_count,
-        default=os.environ.get("BHABHI_MAX_STREAMS_PER_CREDENTIAL", "16"),
-        help="open event streams per seat credential, or per address for spectators "
-        "(default 16; env BHABHI_MAX_STREAMS_PER_CREDENTIAL)",
     )
-    limits.add_argument(
+    _option(
+        limits,
         "--max-actions-per-second",
+        "BHABHI_MAX_ACTIONS_PER_SECOND",
+        "100",
+        "actions per second per seat credential, after a burst of twice as many",
         type=_rate,
-        default=os.environ.get("BHABHI_MAX_ACTIONS_PER_SECOND", "100"),
-        help="actions per second per seat credential, after a burst of twice as many "
-        "(default 100; env BHABHI_MAX_ACTIONS_PER_SECOND)",
     )
-    limits.add_argument(
+    _option(
+        limits,
         "--trusted-proxy-hops",
-        type=_count,
-        default=os.environ.get("BHABHI_TRUSTED_PROXY_HOPS", "0"),
-        metavar="N",
-        help="proxies in front of the referee that append to x-forwarded-for (Envoy with "
+        "BHABHI_TRUSTED_PROXY_HOPS",
+        "0",
+        "proxies in front of the referee that append to x-forwarded-for (Envoy with "
         "use_remote_address): spectators' streams then count per address that header "
-        "names, not per proxy (default 0: the header is ignored; env "
-        "BHABHI_TRUSTED_PROXY_HOPS)",
+        "names, not per proxy",
+        shown="0: the header is ignored",
+        type=_count,
+        metavar="N",
     )
-    limits.add_argument(
+    _option(
+        limits,
         "--keep-finished",
+        "BHABHI_KEEP_FINISHED",
+        "600",
+        "how long a finished table stays in memory after its last event; then it is "
+        "read from the store when asked for",
         type=_seconds,
-        default=os.environ.get("BHABHI_KEEP_FINISHED", "600"),
         metavar="SECONDS",
-        help="how long a finished table stays in memory after its last event; then it is "
-        "read from the store when asked for (default 600; env BHABHI_KEEP_FINISHED)",
     )
-    limits.add_argument(
+    _option(
+        limits,
         "--max-message-bytes",
+        "BHABHI_MAX_MESSAGE_BYTES",
+        str(1 << 20),
+        "largest request accepted",
         type=_message_bytes,
-        default=os.environ.get("BHABHI_MAX_MESSAGE_BYTES", str(1 << 20)),
-        help="largest request accepted (default 1048576; env BHABHI_MAX_MESSAGE_BYTES)",
     )
     serve.add_argument("--tls-cert", type=Path, default=os.environ.get("BHABHI_TLS_CERT"))
     serve.add_argument("--tls-key", type=Path, default=os.environ.get("BHABHI_TLS_KEY"))
@@ -140,32 +171,39 @@ def register(subparsers: Subparsers) -> None:
         help="require client certificates signed by this CA (mutual TLS)",
     )
     observe = serve.add_argument_group("metrics and logs")
-    observe.add_argument(
+    _option(
+        observe,
         "--metrics-port",
+        "BHABHI_METRICS_PORT",
+        "0",
+        "serve Prometheus metrics over HTTP on this port; Prometheus scrapes "
+        "http://HOST:PORT/metrics",
+        shown="0: not served",
         type=int,
-        default=os.environ.get("BHABHI_METRICS_PORT", "0"),
-        help="serve Prometheus metrics over HTTP on this port; Prometheus scrapes "
-        "http://HOST:PORT/metrics (default 0: not served; env BHABHI_METRICS_PORT)",
     )
-    observe.add_argument(
+    _option(
+        observe,
         "--metrics-host",
-        default=os.environ.get("BHABHI_METRICS_HOST", "127.0.0.1"),
-        help="where to serve the metrics (default 127.0.0.1; env BHABHI_METRICS_HOST)",
+        "BHABHI_METRICS_HOST",
+        "127.0.0.1",
+        "where to serve the metrics",
     )
-    observe.add_argument(
+    _option(
+        observe,
         "--log-format",
+        "BHABHI_LOG_FORMAT",
+        "text",
+        "logs on stderr as text, or one JSON object per line",
         choices=("text", "json"),
-        default=os.environ.get("BHABHI_LOG_FORMAT", "text"),
-        help="logs on stderr as text, or one JSON object per line "
-        "(default text; env BHABHI_LOG_FORMAT)",
     )
-    observe.add_argument(
+    _option(
+        observe,
         "--log-level",
+        "BHABHI_LOG_LEVEL",
+        "INFO",
+        "the referee's log level; DEBUG logs every refusal",
         type=str.upper,
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
-        default=os.environ.get("BHABHI_LOG_LEVEL", "INFO"),
-        help="the referee's log level; DEBUG logs every refusal "
-        "(default INFO; env BHABHI_LOG_LEVEL)",
     )
     serve.set_defaults(func=_serve)
 
