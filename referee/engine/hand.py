@@ -116,7 +116,7 @@ class LegalActions:
 
     def __iter__(self) -> Iterator[Action]:
         for card in cards_in(self._mask):
-            yield Action(ActionKind.PLAY, card)
+            yield Action.play(card)
         if self._flags & CAN_PICK_UP:
             yield PICK_UP
         if self._flags & CAN_TAKE_HAND:
@@ -346,7 +346,9 @@ class Hand:
 
     def verify(self, seat: int, action: Action) -> None:
         """Raise IllegalActionError with the reason if ``seat`` may not play ``action``."""
-        self._refusal(seat, action, raise_it=True)
+        reason, message = self._why_not(seat, action)  # not via _refusal: a frame less
+        if reason is not None:
+            raise IllegalActionError(reason, message, seat=seat, action=action)
 
     def can(self, seat: int, action: Action) -> bool:
         return self._refusal(seat, action, raise_it=False) is None

@@ -29,11 +29,25 @@ class Action:
 
     @classmethod
     def play(cls, card: Card | str) -> Action:
-        return cls(ActionKind.PLAY, parse_card(card) if isinstance(card, str) else card)
+        if isinstance(card, str):
+            known = _PLAY_OF_TEXT.get(card)
+            if known is not None:
+                return known
+            card = parse_card(card)
+        if not (isinstance(card, int) and 0 <= card < MAX_CARD_ID):
+            return cls(ActionKind.PLAY, card)  # kept out of the caches, which stay small
+        known = _PLAY_OF_CARD.get(card)
+        if known is None:
+            known = _PLAY_OF_CARD[card] = cls(ActionKind.PLAY, card)
+            _PLAY_OF_TEXT[card_str(card)] = known
+        return known
 
     @classmethod
     def parse(cls, text: str) -> Action:
         """Read an action as written in recorded games: a card (``AS``), ``pickup``, ``take``."""
+        known = _PLAY_OF_TEXT.get(text)  # a card as ``str(action)`` writes it: the commonest
+        if known is not None:
+            return known
         word = text.strip().lower().replace("-", "_")
         if word in ("pickup", "pick_up"):
             return PICK_UP
@@ -49,12 +63,29 @@ class Action:
     def __str__(self) -> str:
         if self.kind is ActionKind.PLAY:
             assert self.card is not None
-            return card_str(self.card)
+            text = _TEXT_OF_CARD.get(self.card)
+            if text is None:
+                text = card_str(self.card)
+                if 0 <= self.card < MAX_CARD_ID:
+                    _TEXT_OF_CARD[self.card] = text
+            return text
         return "pickup" if self.kind is ActionKind.PICK_UP else "take"
 
 
 PICK_UP = Action(ActionKind.PICK_UP)
 TAKE_HAND = Action(ActionKind.TAKE_HAND)
+
+MAX_CARD_ID = 1024
+"""Card ids of any deck are below this (``Hand`` refuses others)."""
+
+# Actions are values: one ``Action`` per card, made on first use and shared, and its text
+# (``AS``) written once.  The referee reads, checks, stores and logs an action per move, and
+# making a frozen dataclass or parsing a card costs more than the rest of a check.  Only
+# ids below MAX_CARD_ID are kept, so that the caches stay small whatever a client sends.
+_PLAY_OF_CARD: dict[Card, Action] = {}
+_PLAY_OF_TEXT: dict[str, Action] = {}
+"""By the card's text as ``card_str`` writes it (``10H``, ``AS/2``), nothing else."""
+_TEXT_OF_CARD: dict[Card, str] = {}
 
 
 class Reason(StrEnum):

@@ -9,6 +9,7 @@ message itself is in the language the caller asks for with ``accept-language``.
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -223,11 +224,19 @@ def table_message(referee: tb.Referee, table: tb.Table) -> pb.Table:
 
 
 def action_message(action: ev.Action) -> pb.Action:
+    return _fill_action(pb.Action(), action)
+
+
+def _fill_action(message: pb.Action, action: ev.Action) -> pb.Action:
+    """Fill an empty ``message`` (a new one, or one just added to a list) with ``action``."""
     if action.kind is ev.ActionKind.PLAY:
-        return pb.Action(kind=pb.ACTION_KIND_PLAY, card=str(action))
-    if action.kind is ev.ActionKind.PICK_UP:
-        return pb.Action(kind=pb.ACTION_KIND_PICK_UP)
-    return pb.Action(kind=pb.ACTION_KIND_TAKE_HAND)
+        message.kind = pb.ACTION_KIND_PLAY
+        message.card = str(action)
+    elif action.kind is ev.ActionKind.PICK_UP:
+        message.kind = pb.ACTION_KIND_PICK_UP
+    else:
+        message.kind = pb.ACTION_KIND_TAKE_HAND
+    return message
 
 
 def result_message(outcome: Outcome) -> pb.HandResult:
@@ -246,38 +255,54 @@ def view_message(view: SeatView, hand_number: int) -> pb.SeatView:
         seat=-1 if view.seat is None else view.seat,
         players=view.players,
         dealer=view.dealer,
-        hand=[card_str(c) for c in view.hand],
+        hand=[_card(c) for c in view.hand],
         hand_sizes=list(view.hand_sizes),
-        known_cards=[pb.SeatCards(cards=[card_str(c) for c in k]) for k in view.known_cards],
         out=list(view.out),
         out_order=list(view.out_order),
         trick_number=view.trick_number,
-        trick=[pb.PlayedCard(seat=s, card=card_str(c)) for s, c in view.trick],
         led_suit="" if view.led_suit is None else "CDHS"[view.led_suit],
         trump="" if view.trump is None else "CDHS"[view.trump],
         waste_size=view.waste_size,
         leader=-1 if view.leader is None else view.leader,
         turn=-1 if view.turn is None else view.turn,
         to_act=list(view.to_act),
-        legal_actions=[action_message(a) for a in view.legal_actions],
         hand_number=hand_number,
     )
+    # Repeated messages are added in place: a message built apart is copied when it goes
+    # into the list (serialised and parsed again), which cost a third of a view's message.
+    for known in view.known_cards:
+        message.known_cards.add(cards=[_card(c) for c in known])
+    for seat, card in view.trick:
+        message.trick.add(seat=seat, card=_card(card))
+    for action in view.legal_actions:
+        _fill_action(message.legal_actions.add(), action)
     if view.outcome is not None:
         message.result.CopyFrom(result_message(view.outcome))
     return message
 
 
-def event_message(item: tb.TableEvent, now: float) -> pb.Event:
+def event_message(item: tb.TableEvent, now: float, into: pb.Event | None = None) -> pb.Event:
     """The protobuf of one logged event as one seat (or a spectator) sees it.
 
     The same ``TableEvent`` goes to the acting seat's answer and to every watcher of the
     table, so a message without a clock (``time_left`` depends on ``now``) is built once and
-    kept for the next caller: callers copy it into their answer and never change it."""
+    kept for the next caller: callers copy it into their answer and never change it.
+
+    ``into``: an empty event inside the caller's answer (``answer.events.add()``), filled
+    in place and returned, rather than a message built apart and copied into the answer
+    (a copy is serialised and parsed again, a third of the cost of building it); the answer
+    itself is never changed after it is sent, so its event can be kept for the others."""
     if item.deadline is None:
         kept = _KEPT.get(id(item))
         if kept is not None and kept[0] is item:  # the reference kept pins the id
-            return kept[1]
-    message = pb.Event(seq=item.seq, hand_number=item.hand_number, to_act=item.to_act)
+            if into is None:
+                return kept[1]
+            into.CopyFrom(kept[1])
+            return into
+    message = pb.Event() if into is None else into
+    message.seq = item.seq
+    message.hand_number = item.hand_number
+    message.to_act.extend(item.to_act)
     _set_time(message.time, item.at)
     if item.deadline is not None:
         _set_time(message.turn_deadline, item.deadline)
@@ -290,14 +315,17 @@ def event_message(item: tb.TableEvent, now: float) -> pb.Event:
         _fill_other(message, e)
     if item.deadline is None:
         if len(_KEPT) >= _KEEP:
-            del _KEPT[next(iter(_KEPT))]  # the oldest: a dict keeps insertion order
+            _KEPT.popitem(last=False)  # the oldest
         _KEPT[id(item)] = (item, message)
     return message
 
 
 _KEEP = 4096
 """Event messages kept for the table's other readers: a few moves of every busy table."""
-_KEPT: dict[int, tuple[tb.TableEvent, pb.Event]] = {}
+_KEPT: OrderedDict[int, tuple[tb.TableEvent, pb.Event]] = OrderedDict()
+"""An OrderedDict, not a dict: a dict's oldest key, once many were deleted before it, is
+found only by stepping over every deleted slot (about 20,000 instructions an event when
+the cache is full, more than building the message); ``popitem(last=False)`` is O(1)."""
 
 _CARD_TEXT: dict[int, str] = {}
 
@@ -385,7 +413,7 @@ def _fill_other(message: pb.Event, e: ev.Event) -> None:
         _picked_up(message, e)
     elif isinstance(e, ev.WasteDrawn):
         message.waste_drawn.CopyFrom(
-            pb.WasteDrawn(seat=e.seat, card="" if e.card is None else card_str(e.card))
+            pb.WasteDrawn(seat=e.seat, card="" if e.card is None else _card(e.card))
         )
     elif isinstance(e, ev.HandTaken):
         message.hand_taken.CopyFrom(
@@ -397,7 +425,7 @@ def _fill_other(message: pb.Event, e: ev.Event) -> None:
         message.trump_fixed.CopyFrom(pb.TrumpFixed(seat=e.seat, suit=e.suit, trick=e.trick))
     elif isinstance(e, ev.IllegalPlayPenalised):
         message.illegal_play_penalised.CopyFrom(
-            pb.IllegalPlayPenalised(seat=e.seat, card=card_str(e.card))
+            pb.IllegalPlayPenalised(seat=e.seat, card=_card(e.card))
         )
     elif isinstance(e, tb.HandEnded):
         message.hand_over.CopyFrom(pb.HandOver(result=result_message(e.outcome), seed=e.seed))
@@ -420,7 +448,7 @@ def _fill_other(message: pb.Event, e: ev.Event) -> None:
 
 
 def cards(held: tuple[int, ...] | list[int]) -> list[str]:
-    return [card_str(c) for c in held]
+    return [_card(c) for c in held]
 
 
 def _problem(problem: Any) -> pb.RulesetProblem:
@@ -565,9 +593,10 @@ class PlayService(_Servicer, rpc.PlayServiceServicer):
             request.expected_seq,
         )
         now = self.referee.now()
-        return pb.SubmitActionResponse(
-            events=[event_message(tb._for_seat(e, seat), now) for e in events], last_seq=last
-        )
+        response = pb.SubmitActionResponse(last_seq=last)
+        for e in events:
+            event_message(tb._for_seat(e, seat), now, response.events.add())
+        return response
 
     @_refusals
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
@@ -594,7 +623,9 @@ class PlayService(_Servicer, rpc.PlayServiceServicer):
                         snapshot.view.CopyFrom(view_message(view, len(table.hand_seeds) - 1))
                     yield pb.WatchTableResponse(snapshot=snapshot)
                 else:
-                    yield pb.WatchTableResponse(event=event_message(item, self.referee.now()))
+                    response = pb.WatchTableResponse()
+                    event_message(item, self.referee.now(), response.event)
+                    yield response
         except Refusal as refusal:
             await self.refuse(context, "WatchTable", refusal, request.table_id)
 

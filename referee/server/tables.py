@@ -39,7 +39,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import yaml
 
@@ -156,9 +156,12 @@ class SessionEnded(Event):
     pot_left: int
 
 
-@dataclass(frozen=True, slots=True)
-class TableEvent:
-    """One event of a table's log, numbered."""
+class TableEvent(NamedTuple):
+    """One event of a table's log, numbered.
+
+    Immutable, as a frozen dataclass would be, but a NamedTuple: one is made for every
+    event, and a frozen dataclass's ``__init__`` (one ``object.__setattr__`` a field) costs
+    three times as much."""
 
     seq: int
     at: float
@@ -248,7 +251,7 @@ class SeatState:
         return bool(self.token_hash)
 
 
-@dataclass
+@dataclass(slots=True)
 class Answer:
     """What an action returned, kept for retries with the same request_id."""
 
@@ -274,6 +277,14 @@ class Table:
     test_hands: list[tuple[list[list[Card]], list[Card] | None]] = field(default_factory=list)
     """Explicit deals (and B8 draws) of the hands after the first (test mode)."""
     seats: list[SeatState] = field(default_factory=list)
+    seat_of_token: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    """Credentials already matched against ``seats``, with their seat, so that a seat's
+    every action is not hashed again; emptied whenever a seat is taken or left (a stored
+    command changes ``seats``), so it holds at most one credential per taken seat.  Never
+    stored, and kept out of ``repr`` (a log line must not show a credential)."""
+    watchers: int = field(default=0, compare=False)
+    """Event streams reading this table's log (``Referee._events``): with none, a new
+    event has nobody to wake, and ``changed`` is not notified."""
     status: str = OPEN
     session: Session | None = None
     finished_hands: list[Hand] = field(default_factory=list)
@@ -329,8 +340,10 @@ class Table:
     def deadline(self) -> float | None:
         """The absolute deadline of the seat the game waits for: the last event's time plus
         the turn time, so that it survives a restart unchanged."""
+        if not self.turn_time:  # first: most tables have no clock
+            return None
         hand = self.hand
-        if not self.turn_time or hand is None or hand.is_over or not self.log:
+        if hand is None or hand.is_over or not self.log:
             return None
         return self.log[-1].at + self.turn_time
 
@@ -711,9 +724,13 @@ class Referee:
         """The seat a credential stands for; the only way a request gets a seat."""
         if not token:
             raise Refusal("unauthenticated")
+        known = table.seat_of_token.get(token)
+        if known is not None:
+            return known
         digest = token_hash(token)
         for seat, state in enumerate(table.seats):
             if state.taken and hmac.compare_digest(state.token_hash, digest):
+                table.seat_of_token[token] = seat
                 return seat
         raise Refusal("bad_credential")
 
@@ -728,7 +745,9 @@ class Referee:
         expected_seq: int,
     ) -> tuple[list[TableEvent], int, int]:
         """Apply one action of the credential's seat; returns (events, seat, last_seq)."""
-        table = await self.get_table(table_id)
+        table = self.tables.get(table_id)  # get_table's first step, without its coroutine
+        if table is None:
+            table = await self.get_table(table_id)
         known = self._screen(table, token)
         if not request_id:
             raise Refusal("missing_request_id")
@@ -755,11 +774,11 @@ class Referee:
                 raise Refusal("hand_over")  # the last hand is over, and with it the session
             if table.status != PLAYING or hand is None:
                 raise Refusal("table_not_playing")
-            if expected_seq != table.last_seq:
-                raise Refusal("stale_seq", last_seq=table.last_seq, expected_seq=expected_seq)
+            last = table.last_seq
+            if expected_seq != last:
+                raise Refusal("stale_seq", last_seq=last, expected_seq=expected_seq)
             verified = self._check(hand, seat, action)
             self._check_draws(table, hand, seat, action)
-            first = table.last_seq + 1
             await self._commit(
                 table,
                 "action",
@@ -771,7 +790,7 @@ class Referee:
                 },
                 verified=verified,
             )
-            return table.log[first - 1 : table.last_seq], seat, table.last_seq
+            return table.log[last:], seat, table.last_seq  # the events of this move
 
         answer = await self._locked(table, attempt)
         self._arm_clock(table)
@@ -822,6 +841,8 @@ class Referee:
         the draw comes, which the engine finds only while applying the action.  Try it on a
         copy first: a command that cannot be applied must never be stored (replaying the
         log would fail, and the referee could not restart)."""
+        if table.test_draws is None and not table.test_hands:
+            return  # not a test table with draws (the commonest case, decided at once)
         if table.test_draws_of(len(table.hand_seeds) - 1) is None:
             return
         try:
@@ -863,21 +884,25 @@ class Referee:
     async def _events(
         self, table: Table, token: str | None, seat: int | None, after_seq: int
     ) -> AsyncIterator[tuple[str, Any]]:
-        position = after_seq
-        if table.last_seq - after_seq > SNAPSHOT_AFTER:
-            view, seq, _ = await self.view(table.table_id, token)
-            yield "snapshot", (seq, view, table)
-            position = seq
-        while True:
-            while position < table.last_seq:
-                item = table.log[position]
-                position += 1
-                yield "event", _for_seat(item, seat)
-            if self.closing:
-                raise Refusal("unavailable")
-            async with table.changed:
-                if position >= table.last_seq and not self.closing:
-                    await table.changed.wait()
+        table.watchers += 1
+        try:
+            position = after_seq
+            if table.last_seq - after_seq > SNAPSHOT_AFTER:
+                view, seq, _ = await self.view(table.table_id, token)
+                yield "snapshot", (seq, view, table)
+                position = seq
+            while True:
+                while position < table.last_seq:
+                    item = table.log[position]
+                    position += 1
+                    yield "event", _for_seat(item, seat)
+                if self.closing:
+                    raise Refusal("unavailable")
+                async with table.changed:
+                    if position >= table.last_seq and not self.closing:
+                        await table.changed.wait()
+        finally:
+            table.watchers -= 1
 
     async def export(self, table_id: str, hand_number: int) -> str:
         table = await self.get_table(table_id, fresh=True)
@@ -923,8 +948,9 @@ class Referee:
             hook(kind)
         was = table.status
         self._apply(table, record, verified=verified)
-        async with table.changed:
-            table.changed.notify_all()
+        if table.watchers:
+            async with table.changed:
+                table.changed.notify_all()
         if table.status == FINISHED and was != FINISHED:
             await self._record_finish(table)
 
@@ -1043,9 +1069,11 @@ class Referee:
         p, at = command.payload, command.at
         if command.kind == "join":
             table.seats[p["seat"]] = SeatState(p["player_name"], p["token_hash"])
+            table.seat_of_token.clear()
             self._emit(table, at, PlayerJoined(p["seat"], p["player_name"]))
         elif command.kind == "leave":
             table.seats[p["seat"]] = SeatState()
+            table.seat_of_token.clear()
             self._emit(table, at, PlayerLeft(p["seat"]))
         elif command.kind == "start":
             table.status = PLAYING
@@ -1182,12 +1210,12 @@ class Referee:
             if self._to_act_key != key:
                 self._to_act_key, self._to_act = key, hand.seats_to_act()
             to_act = self._to_act
-        number = len(table.hand_seeds) - 1
-        seq = table.last_seq + 1
-        table.log.append(TableEvent(seq, at, number, event, to_act, None))
-        deadline = table.deadline()
+        table.log.append(
+            TableEvent(table.last_seq + 1, at, len(table.hand_seeds) - 1, event, to_act, None)
+        )
+        deadline = table.deadline()  # the clock this event starts, if the table has one
         if deadline is not None:
-            table.log[-1] = TableEvent(seq, at, number, event, to_act, deadline)
+            table.log[-1] = table.log[-1]._replace(deadline=deadline)
 
     # --- turn clocks --------------------------------------------------------------------
 
