@@ -27,13 +27,12 @@ def generate(out: Path) -> None:
 
     includes = Path(grpc_tools.__file__).parent / "_proto"
     sources = sorted(str(p.relative_to(PROTO)) for p in (PROTO / PACKAGE).glob("*.proto"))
-    plugins = Path(sys.executable).parent
     args = [
         "grpc_tools.protoc",
         f"-I{PROTO}",
         f"-I{includes}",
-        f"--plugin=protoc-gen-mypy={plugins / 'protoc-gen-mypy'}",
-        f"--plugin=protoc-gen-mypy_grpc={plugins / 'protoc-gen-mypy_grpc'}",
+        f"--plugin=protoc-gen-mypy={_plugin('protoc-gen-mypy')}",
+        f"--plugin=protoc-gen-mypy_grpc={_plugin('protoc-gen-mypy_grpc')}",
         f"--python_out={out}",
         f"--mypy_out={out}",
         f"--grpc_python_out={out}",
@@ -47,8 +46,21 @@ def generate(out: Path) -> None:
         (folder / "py.typed").touch()
 
 
-def main() -> int:
-    if "--check" in sys.argv:
+def _plugin(name: str) -> str:
+    """mypy-protobuf's protoc plugin: beside this Python (a virtual environment, as make
+    sets up), or else on PATH (pip's isolated build environment of the client package puts
+    its scripts there, not beside the interpreter)."""
+    beside = Path(sys.executable).parent / name
+    if beside.exists():
+        return str(beside)
+    found = shutil.which(name)
+    if found is None:
+        raise SystemExit(f"{name} not found: install mypy-protobuf")
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    if "--check" in (sys.argv[1:] if argv is None else argv):
         with tempfile.TemporaryDirectory() as tmp:
             generate(Path(tmp))
             fresh = sorted(p.relative_to(tmp) for p in Path(tmp).rglob("*") if p.is_file())

@@ -1,0 +1,39 @@
+"""The client's build: the gRPC stubs are generated from the repository's ``proto/``.
+
+The generated modules (``bhabhi.referee.v1``) are never committed, so that they always
+match the ``.proto`` files.  This hook makes ``pip install clients/python``, or a git URL
+with ``#subdirectory=clients/python``, give a working client without ``make``: in a
+checkout it runs ``tools/gen_proto.py`` before setuptools looks for packages.  An sdist
+carries the generated files, so that it builds where no ``proto/`` is.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+GENERATOR = ROOT / "tools" / "gen_proto.py"
+PROTO = ROOT / "proto" / "bhabhi" / "referee" / "v1" / "referee.proto"
+STUBS = HERE / "src" / "bhabhi" / "referee" / "v1" / "referee_pb2.py"
+
+
+def generate_stubs() -> None:
+    if GENERATOR.is_file() and PROTO.is_file():  # a checkout: proto/ is the source
+        spec = importlib.util.spec_from_file_location("gen_proto", GENERATOR)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.main([])
+    elif not STUBS.is_file():
+        raise SystemExit(
+            f"bhabhi-client: no gRPC stubs in {STUBS.parent} and no {PROTO} to generate"
+            " them from; build from a checkout of the repository, or from its sdist"
+        )
+
+
+generate_stubs()
+setup()
