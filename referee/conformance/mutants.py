@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from referee import bundled
 from referee.conformance.runner import (
     ROOT,
     EngineAdapter,
@@ -41,7 +42,7 @@ from referee.conformance.runner import (
 from referee.ruleset.loader import RulesetError, bundled_ruleset_paths, load_ruleset, resolve_text
 from referee.ruleset.model import Ruleset
 
-RULESET_SCHEMA = Path(__file__).resolve().parents[2] / "rules" / "schema" / "ruleset.schema.json"
+RULESET_SCHEMA = bundled.RULESET_SCHEMA
 EQUIVALENTS = ROOT / "equivalent-mutants.yaml"
 SMALL_MAX_TRICKS = 10
 """``end.max_tricks`` of the bound mutant: shorter than nearly every game, so a suite that

@@ -25,12 +25,13 @@ from typing import Any, Protocol
 import yaml
 from jsonschema import Draft202012Validator
 
+from referee import bundled
 from referee.cards import CardSyntaxError, card_str, parse_card
 from referee.engine import Action, EngineError, Hand, IllegalActionError, Session
 from referee.ruleset.loader import RulesetError, load_ruleset, load_ruleset_text
 from referee.ruleset.model import Ruleset
 
-ROOT = Path(__file__).resolve().parents[2] / "conformance"
+ROOT = bundled.CONFORMANCE
 SCHEMA_PATH = ROOT / "schema" / "case.schema.json"
 CASES = ROOT / "cases"
 CORPUS = ROOT / "corpus"

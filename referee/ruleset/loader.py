@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import referee
+from referee import bundled
 from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Code, Problem, RulesetError, sort_problems
 from referee.ruleset.schema import Locate, describe, did_you_mean, schema_problems
@@ -40,7 +40,7 @@ __all__ = [
     "rules_dir",
 ]
 
-DEFAULT_RULES_DIR = Path(referee.__file__).resolve().parents[1] / "rules"
+DEFAULT_RULES_DIR = bundled.RULES
 RULES_DIR_ENV = "BHABHI_RULES_DIR"
 ID_PATTERN = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 MAX_EXTENDS_DEPTH = 16

@@ -12,18 +12,18 @@ import difflib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
+from referee import bundled
 from referee.cards import CardSyntaxError, parse_card
 from referee.ruleset.problems import Code, Problem
 from referee.ruleset.yamlsafe import KeyPath, Mark, dotted
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "rules" / "schema" / "ruleset.schema.json"
+SCHEMA_PATH = bundled.RULESET_SCHEMA
 
 Locate = Callable[[KeyPath, bool], tuple[str, Mark]]
 """``locate(path, at_key)``: the file and mark where ``path``'s key (or value) was written."""

@@ -1,0 +1,76 @@
+"""An installed referee carries its bundled rulesets and conformance cases.
+
+They live at the top of the repository, outside the ``referee`` package; the wheel's build
+copies them into it as ``referee/bundled/`` (``setup.py``), and ``referee/bundled.py`` reads
+that copy once installed.  Built here with setuptools' PEP 517 hook (no network, no build
+isolation) from a copy of the checkout, then run from the unpacked wheel alone."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+from helpers import ROOT
+
+SOURCES = ("referee", "rules", "conformance", "pyproject.toml", "setup.py", "MANIFEST.in")
+
+
+def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> None:
+    checkout = tmp_path / "repo"
+    for name in (*SOURCES, "README.md"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, checkout / name)
+    hook = "import sys; from setuptools import build_meta; build_meta.build_wheel(sys.argv[1])"
+    built = subprocess.run(
+        [sys.executable, "-c", hook, str(tmp_path / "dist")],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    [wheel] = (tmp_path / "dist").glob("bhabhi_as_data-*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        archive.extractall(site)
+    bundled = "referee/bundled"
+    assert {
+        f"{bundled}/rules/bhabho.yaml",
+        f"{bundled}/rules/house/donkey.yaml",
+        f"{bundled}/rules/schema/ruleset.schema.json",
+        f"{bundled}/conformance/schema/case.schema.json",
+    } <= names
+    assert any(n.startswith(f"{bundled}/conformance/cases/") for n in names)
+    assert any(n.startswith(f"{bundled}/conformance/corpus/") for n in names)
+
+    def referee(*args: str) -> str:
+        """``python -m referee`` from the wheel alone, in a folder with nothing beside it:
+        no site (not this checkout's editable install), the environment's own packages and
+        the client behind the wheel's files."""
+        path = [str(site), sysconfig.get_paths()["purelib"], str(ROOT / "clients/python/src")]
+        ran = subprocess.run(
+            [sys.executable, "-S", *args],
+            cwd=tmp_path,
+            env={"PYTHONPATH": ":".join(path)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+        return ran.stdout
+
+    where = referee("-c", "import referee.bundled as b; print(b.RULES); print(b.CONFORMANCE)")
+    assert where.split() == [str(site / bundled / "rules"), str(site / bundled / "conformance")]
+    listed = referee("-m", "referee", "rules", "list")
+    assert {"bhabho", "pickup", "donkey"} <= {line.split()[0] for line in listed.splitlines()}
+    cases = str(site / bundled / "conformance" / "cases")
+    replayed = referee("-m", "referee", "conformance", "run", "--quiet", cases)
+    assert replayed.splitlines()[-1].endswith(" failed") and ", 0 failed" in replayed
