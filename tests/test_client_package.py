@@ -7,6 +7,7 @@ isolation), on a copy of the checkout's parts that the build reads."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -73,6 +74,19 @@ def test_a_wheel_built_from_a_checkout_carries_the_stubs(tmp_path: Path) -> None
     with zipfile.ZipFile(wheel) as archive:
         assert set(archive.namelist()) >= IN_THE_WHEEL
         archive.extractall(tmp_path / "site")
+        [metadata] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        requires = [
+            line.split(":", 1)[1].strip()
+            for line in archive.read(metadata).decode().splitlines()
+            if line.startswith("Requires-Dist:")
+        ]
+    # Generated code refuses an older protobuf at import: pip must be told the same.
+    gencode = re.search(
+        r"Domain\.PUBLIC,\s*(\d+),\s*(\d+),\s*(\d+),",
+        (tmp_path / "site" / STUBS / "referee_pb2.py").read_text(),
+    )
+    assert gencode is not None
+    assert f"protobuf>={'.'.join(gencode.groups())}" in requires
     # Imported from the wheel alone: no site (so not this checkout's editable install), only
     # the wheel's files and the environment's own packages (grpcio, protobuf) behind them.
     site_packages = sysconfig.get_paths()["purelib"]

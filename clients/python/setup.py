@@ -5,11 +5,16 @@ match the ``.proto`` files.  This hook makes ``pip install clients/python``, or 
 with ``#subdirectory=clients/python``, give a working client without ``make``: in a
 checkout it runs ``tools/gen_proto.py`` before setuptools looks for packages.  An sdist
 carries the generated files, so that it builds where no ``proto/`` is.
+
+Generated code refuses, when imported, a protobuf runtime older than the protoc that
+generated it; so the package requires at least that version, read from the stubs it ships,
+and an environment that cannot have it is told so by pip, not by an import error.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 from setuptools import setup
@@ -35,5 +40,23 @@ def generate_stubs() -> None:
         )
 
 
+GENCODE_VERSION = re.compile(
+    r"ValidateProtobufRuntimeVersion\(\s*_runtime_version\.Domain\.PUBLIC,\s*(\d+),\s*(\d+),\s*(\d+),"
+)
+
+
+def protobuf_requirement() -> str:
+    """At least the protobuf the stubs were generated for (older gencode has no check)."""
+    found = GENCODE_VERSION.search(STUBS.read_text(encoding="utf-8"))
+    return "protobuf>=5" if found is None else "protobuf>=" + ".".join(found.groups())
+
+
 generate_stubs()
-setup()
+setup(
+    install_requires=[
+        "grpcio>=1.60",
+        protobuf_requirement(),
+        "googleapis-common-protos>=1.60",
+        "pyyaml>=6.0",
+    ]
+)
