@@ -59,10 +59,25 @@ def parse_card(text: str) -> Card:
     return make_card(RANKS.index(raw[:-1]), SUITS.index(raw[-1]), pack)
 
 
+MAX_CARD_ID = 1024
+"""Card ids of any deck are below this (``Hand`` refuses others)."""
+
+_CARD_TEXT: dict[Card, str] = {}
+
+
 def card_str(card: Card) -> str:
-    text = RANKS[rank_of(card)] + SUITS[suit_of(card)]
-    pack = pack_of(card)
-    return f"{text}/{pack + 1}" if pack else text
+    """The card as written (``AS``, ``10H/2``).  Written once per card id and kept: the
+    referee writes a card into every event and answer.  Only ids below MAX_CARD_ID are kept,
+    so the cache stays small whatever a client sends."""
+    text = _CARD_TEXT.get(card)
+    if text is None:
+        text = RANKS[rank_of(card)] + SUITS[suit_of(card)]
+        pack = pack_of(card)
+        if pack:
+            text = f"{text}/{pack + 1}"
+        if 0 <= card < MAX_CARD_ID:
+            _CARD_TEXT[card] = text
+    return text
 
 
 def mask_of(cards: Iterable[Card]) -> int:

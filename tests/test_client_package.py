@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
-import sysconfig
 import tarfile
 import zipfile
 from pathlib import Path
 
 from helpers import ROOT
+from package_helpers import pep517_build, run_from_wheel
 
 CLIENT = ROOT / "clients" / "python"
 STUBS = "bhabhi/referee/v1"
@@ -48,19 +46,6 @@ def checkout_copy(where: Path, *, proto: bool = True) -> Path:
     return client
 
 
-def build(kind: str, source: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    """``kind`` is ``sdist`` or ``wheel``: the PEP 517 hook, run in ``source``."""
-    out.mkdir(parents=True, exist_ok=True)
-    hook = f"import sys; from setuptools import build_meta; build_meta.build_{kind}(sys.argv[1])"
-    return subprocess.run(
-        [sys.executable, "-c", hook, str(out)],
-        cwd=source,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def only(folder: Path, pattern: str) -> Path:
     [found] = folder.glob(pattern)
     return found
@@ -68,7 +53,7 @@ def only(folder: Path, pattern: str) -> Path:
 
 def test_a_wheel_built_from_a_checkout_carries_the_stubs(tmp_path: Path) -> None:
     client = checkout_copy(tmp_path / "repo")
-    built = build("wheel", client, tmp_path / "dist")
+    built = pep517_build("wheel", client, tmp_path / "dist")
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = only(tmp_path / "dist", "bhabhi_client-*.whl")
     with zipfile.ZipFile(wheel) as archive:
@@ -87,22 +72,14 @@ def test_a_wheel_built_from_a_checkout_carries_the_stubs(tmp_path: Path) -> None
     )
     assert gencode is not None
     assert f"protobuf>={'.'.join(gencode.groups())}" in requires
-    # Imported from the wheel alone: no site (so not this checkout's editable install), only
-    # the wheel's files and the environment's own packages (grpcio, protobuf) behind them.
-    site_packages = sysconfig.get_paths()["purelib"]
+    # Imported from the wheel alone: not this checkout's editable install.
     code = (
         "import bhabhi.referee.v1.referee_pb2 as pb, bhabhi.referee.v1.referee_pb2_grpc as rpc,"
         " bhabhi_client.client as client;"
         " print(pb.__file__, rpc.__file__, client.__file__);"
         " print(pb.SubmitActionRequest(request_id='r1', expected_seq=7).SerializeToString().hex())"
     )
-    ran = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        env={"PYTHONPATH": f"{tmp_path / 'site'}:{site_packages}"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    ran = run_from_wheel(tmp_path / "site", ["-c", code], cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     files, encoded = ran.stdout.splitlines()
     assert all(path.startswith(str(tmp_path / "site")) for path in files.split())
@@ -111,13 +88,13 @@ def test_a_wheel_built_from_a_checkout_carries_the_stubs(tmp_path: Path) -> None
 
 def test_its_sdist_builds_where_no_proto_is(tmp_path: Path) -> None:
     client = checkout_copy(tmp_path / "repo")
-    built = build("sdist", client, tmp_path / "dist")
+    built = pep517_build("sdist", client, tmp_path / "dist")
     assert built.returncode == 0, built.stderr[-3000:]
     with tarfile.open(only(tmp_path / "dist", "bhabhi_client-*.tar.gz")) as archive:
         archive.extractall(tmp_path / "elsewhere", filter="data")
     unpacked = only(tmp_path / "elsewhere", "bhabhi_client-*")
     assert not (unpacked.parents[1] / "proto").exists()
-    built = build("wheel", unpacked, tmp_path / "wheels")
+    built = pep517_build("wheel", unpacked, tmp_path / "wheels")
     assert built.returncode == 0, built.stderr[-3000:]
     with zipfile.ZipFile(only(tmp_path / "wheels", "bhabhi_client-*.whl")) as archive:
         assert set(archive.namelist()) >= IN_THE_WHEEL
@@ -125,7 +102,7 @@ def test_its_sdist_builds_where_no_proto_is(tmp_path: Path) -> None:
 
 def test_a_build_with_neither_stubs_nor_proto_says_why(tmp_path: Path) -> None:
     client = checkout_copy(tmp_path / "repo", proto=False)
-    built = build("wheel", client, tmp_path / "dist")
+    built = pep517_build("wheel", client, tmp_path / "dist")
     assert built.returncode != 0
     assert "no gRPC stubs" in built.stderr and "proto" in built.stderr
     assert "Traceback" not in built.stderr.splitlines()[-1]

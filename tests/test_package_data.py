@@ -8,13 +8,11 @@ isolation) from a copy of the checkout, then run from the unpacked wheel alone."
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
-import sysconfig
 import zipfile
 from pathlib import Path
 
 from helpers import ROOT
+from package_helpers import pep517_build, run_from_wheel
 
 SOURCES = ("referee", "rules", "conformance", "pyproject.toml", "setup.py", "MANIFEST.in")
 
@@ -27,14 +25,7 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
             shutil.copytree(source, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, checkout / name)
-    hook = "import sys; from setuptools import build_meta; build_meta.build_wheel(sys.argv[1])"
-    built = subprocess.run(
-        [sys.executable, "-c", hook, str(tmp_path / "dist")],
-        cwd=checkout,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    built = pep517_build("wheel", checkout, tmp_path / "dist")
     assert built.returncode == 0, built.stderr[-3000:]
     [wheel] = (tmp_path / "dist").glob("bhabhi_as_data-*.whl")
     site = tmp_path / "site"
@@ -52,18 +43,9 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
     assert any(n.startswith(f"{bundled}/conformance/corpus/") for n in names)
 
     def referee(*args: str) -> str:
-        """``python -m referee`` from the wheel alone, in a folder with nothing beside it:
-        no site (not this checkout's editable install), the environment's own packages and
-        the client behind the wheel's files."""
-        path = [str(site), sysconfig.get_paths()["purelib"], str(ROOT / "clients/python/src")]
-        ran = subprocess.run(
-            [sys.executable, "-S", *args],
-            cwd=tmp_path,
-            env={"PYTHONPATH": ":".join(path)},
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        """Python from the wheel alone, in a folder with nothing beside it (the client
+        behind it)."""
+        ran = run_from_wheel(site, args, cwd=tmp_path, behind=[ROOT / "clients/python/src"])
         assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
         return ran.stdout
 

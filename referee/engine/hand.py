@@ -346,18 +346,12 @@ class Hand:
 
     def verify(self, seat: int, action: Action) -> None:
         """Raise IllegalActionError with the reason if ``seat`` may not play ``action``."""
-        reason, message = self._why_not(seat, action)  # not via _refusal: a frame less
+        reason, message = self._why_not(seat, action)
         if reason is not None:
             raise IllegalActionError(reason, message, seat=seat, action=action)
 
     def can(self, seat: int, action: Action) -> bool:
-        return self._refusal(seat, action, raise_it=False) is None
-
-    def _refusal(self, seat: int, action: Action, *, raise_it: bool) -> Reason | None:
-        reason, message = self._why_not(seat, action)
-        if reason is not None and raise_it:
-            raise IllegalActionError(reason, message, seat=seat, action=action)
-        return reason
+        return self._why_not(seat, action)[0] is None
 
     def _why_not(self, seat: int, action: Action) -> tuple[Reason | None, str]:
         if not isinstance(seat, int) or not 0 <= seat < self.players:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from referee.cards import Card, CardSyntaxError, card_str, parse_card
+from referee.cards import MAX_CARD_ID, Card, CardSyntaxError, card_str, parse_card
 
 
 class ActionKind(StrEnum):
@@ -63,29 +63,20 @@ class Action:
     def __str__(self) -> str:
         if self.kind is ActionKind.PLAY:
             assert self.card is not None
-            text = _TEXT_OF_CARD.get(self.card)
-            if text is None:
-                text = card_str(self.card)
-                if 0 <= self.card < MAX_CARD_ID:
-                    _TEXT_OF_CARD[self.card] = text
-            return text
+            return card_str(self.card)
         return "pickup" if self.kind is ActionKind.PICK_UP else "take"
 
 
 PICK_UP = Action(ActionKind.PICK_UP)
 TAKE_HAND = Action(ActionKind.TAKE_HAND)
 
-MAX_CARD_ID = 1024
-"""Card ids of any deck are below this (``Hand`` refuses others)."""
-
-# Actions are values: one ``Action`` per card, made on first use and shared, and its text
-# (``AS``) written once.  The referee reads, checks, stores and logs an action per move, and
-# making a frozen dataclass or parsing a card costs more than the rest of a check.  Only
-# ids below MAX_CARD_ID are kept, so that the caches stay small whatever a client sends.
+# Actions are values: one ``Action`` per card, made on first use and shared.  The referee
+# reads, checks, stores and logs an action per move, and making a frozen dataclass or
+# parsing a card costs more than the rest of a check.  Only ids below MAX_CARD_ID are kept,
+# so that the caches stay small whatever a client sends.
 _PLAY_OF_CARD: dict[Card, Action] = {}
 _PLAY_OF_TEXT: dict[str, Action] = {}
 """By the card's text as ``card_str`` writes it (``10H``, ``AS/2``), nothing else."""
-_TEXT_OF_CARD: dict[Card, str] = {}
 
 
 class Reason(StrEnum):

@@ -255,7 +255,7 @@ def view_message(view: SeatView, hand_number: int) -> pb.SeatView:
         seat=-1 if view.seat is None else view.seat,
         players=view.players,
         dealer=view.dealer,
-        hand=[_card(c) for c in view.hand],
+        hand=[card_str(c) for c in view.hand],
         hand_sizes=list(view.hand_sizes),
         out=list(view.out),
         out_order=list(view.out_order),
@@ -271,9 +271,9 @@ def view_message(view: SeatView, hand_number: int) -> pb.SeatView:
     # Repeated messages are added in place: a message built apart is copied when it goes
     # into the list (serialised and parsed again), which cost a third of a view's message.
     for known in view.known_cards:
-        message.known_cards.add(cards=[_card(c) for c in known])
+        message.known_cards.add(cards=[card_str(c) for c in known])
     for seat, card in view.trick:
-        message.trick.add(seat=seat, card=_card(card))
+        message.trick.add(seat=seat, card=card_str(card))
     for action in view.legal_actions:
         _fill_action(message.legal_actions.add(), action)
     if view.outcome is not None:
@@ -327,15 +327,6 @@ _KEPT: OrderedDict[int, tuple[tb.TableEvent, pb.Event]] = OrderedDict()
 found only by stepping over every deleted slot (about 20,000 instructions an event when
 the cache is full, more than building the message); ``popitem(last=False)`` is O(1)."""
 
-_CARD_TEXT: dict[int, str] = {}
-
-
-def _card(card: int) -> str:
-    text = _CARD_TEXT.get(card)
-    if text is None:  # at most one entry per card id of any deck
-        text = _CARD_TEXT[card] = card_str(card)
-    return text
-
 
 def _set_time(stamp: timestamp_pb2.Timestamp, seconds: float) -> None:
     """``stamp.FromNanoseconds(int(seconds * 1e9))``, without the Python call chain."""
@@ -348,7 +339,7 @@ def _set_time(stamp: timestamp_pb2.Timestamp, seconds: float) -> None:
 def _card_played(message: pb.Event, e: Any) -> None:
     played = message.card_played
     played.seat = e.seat
-    played.card = _card(e.card)
+    played.card = card_str(e.card)
     played.trick = e.trick
     played.role = e.role
 
@@ -366,14 +357,14 @@ def _trick_to_waste(message: pb.Event, e: Any) -> None:
     waste = message.trick_to_waste
     waste.SetInParent()
     waste.trick = e.trick
-    waste.cards.extend([_card(c) for c in e.cards])
+    waste.cards.extend([card_str(c) for c in e.cards])
 
 
 def _picked_up(message: pb.Event, e: Any) -> None:
     picked = message.picked_up
     picked.SetInParent()
     picked.seat = e.seat
-    picked.cards.extend([_card(c) for c in e.cards])
+    picked.cards.extend([card_str(c) for c in e.cards])
     picked.from_waste = e.from_waste
     picked.penalty = e.penalty
 
@@ -413,7 +404,7 @@ def _fill_other(message: pb.Event, e: ev.Event) -> None:
         _picked_up(message, e)
     elif isinstance(e, ev.WasteDrawn):
         message.waste_drawn.CopyFrom(
-            pb.WasteDrawn(seat=e.seat, card="" if e.card is None else _card(e.card))
+            pb.WasteDrawn(seat=e.seat, card="" if e.card is None else card_str(e.card))
         )
     elif isinstance(e, ev.HandTaken):
         message.hand_taken.CopyFrom(
@@ -425,7 +416,7 @@ def _fill_other(message: pb.Event, e: ev.Event) -> None:
         message.trump_fixed.CopyFrom(pb.TrumpFixed(seat=e.seat, suit=e.suit, trick=e.trick))
     elif isinstance(e, ev.IllegalPlayPenalised):
         message.illegal_play_penalised.CopyFrom(
-            pb.IllegalPlayPenalised(seat=e.seat, card=_card(e.card))
+            pb.IllegalPlayPenalised(seat=e.seat, card=card_str(e.card))
         )
     elif isinstance(e, tb.HandEnded):
         message.hand_over.CopyFrom(pb.HandOver(result=result_message(e.outcome), seed=e.seed))
@@ -448,7 +439,7 @@ def _fill_other(message: pb.Event, e: ev.Event) -> None:
 
 
 def cards(held: tuple[int, ...] | list[int]) -> list[str]:
-    return [_card(c) for c in held]
+    return [card_str(c) for c in held]
 
 
 def _problem(problem: Any) -> pb.RulesetProblem:

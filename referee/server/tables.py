@@ -745,9 +745,7 @@ class Referee:
         expected_seq: int,
     ) -> tuple[list[TableEvent], int, int]:
         """Apply one action of the credential's seat; returns (events, seat, last_seq)."""
-        table = self.tables.get(table_id)  # get_table's first step, without its coroutine
-        if table is None:
-            table = await self.get_table(table_id)
+        table = await self.get_table(table_id)
         known = self._screen(table, token)
         if not request_id:
             raise Refusal("missing_request_id")
