@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from referee.cards import card_str
-from referee.engine.shuffle import DRAW_LABEL, SHUFFLE_LABEL, Stream, deal, shuffled
-
-VECTORS: dict[str, Any] = json.loads(
-    (Path(__file__).resolve().parents[1] / "docs" / "shuffle-vectors.json").read_text()
+from referee.engine.session import Session
+from referee.engine.shuffle import (
+    DRAW_LABEL,
+    SHUFFLE_LABEL,
+    Stream,
+    deal,
+    deal_order,
+    seed_bytes,
+    seed_commitment,
+    shuffled,
 )
+from referee.ruleset.loader import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+VECTORS: dict[str, Any] = json.loads((ROOT / "docs" / "shuffle-vectors.json").read_text())
 
 
 def spec_stream(seed: int | str, label: str) -> Iterator[int]:
@@ -80,3 +92,62 @@ def test_deal_gives_the_extra_cards_to_the_players_after_the_dealer() -> None:
     assert [len(h) for h in hands] == [17, 17, 18]
     hands = deal(list(range(52)), 5, 3, dealer=0, step=1)
     assert [len(h) for h in hands] == [17, 18, 17]
+
+
+def test_referee_seed_vectors_match_the_engine() -> None:
+    """``fair_deals``: hands as the referee deals them, from 64 hex digits (docs/shuffle.md)."""
+    assert {e["ruleset"] for e in VECTORS["fair_deals"]} == {
+        "bhabho",
+        "pickup",
+        "get-away",
+        "two-packs",
+    }
+    for entry in VECTORS["fair_deals"]:
+        seed: str = entry["seed"]
+        assert re.fullmatch("[0-9a-f]{64}", seed)
+        assert seed_bytes(seed) == seed.encode("ascii") and len(seed_bytes(seed)) == 64
+        assert seed_commitment(seed) == entry["commitment"]
+        assert entry["commitment"] == "sha256:" + hashlib.sha256(seed.encode("ascii")).hexdigest()
+        rules = load_ruleset(entry["ruleset"])
+        assert entry["direction"] == rules.direction.value
+        deck = rules.deck.cards()
+        assert entry["deck"] == [card_str(c) for c in deck]
+        players = entry["players"]
+        session = Session(rules, players, seed="unused")
+        assert entry["dealers"] == [session.dealer_of(k) for k in range(players + 1)]
+        dealer = entry["dealer"]
+        assert dealer == entry["dealers"][entry["hand_number"]]
+        first_block = bytes.fromhex(entry["first_block_input_hex"])
+        assert first_block == SHUFFLE_LABEL + b"\0" + seed.encode("ascii") + bytes(8)
+        for label, key in ((SHUFFLE_LABEL, "shuffle_first_u64"), (DRAW_LABEL, "draw_first_u64")):
+            stream = Stream(seed, label)
+            assert [str(stream.uniform(1 << 64)) for _ in range(4)] == entry[key]
+        digest = hashlib.sha256(first_block).digest()
+        assert str(int.from_bytes(digest[:8], "big")) == entry["shuffle_first_u64"][0]
+        assert [card_str(c) for c in shuffled(deck, seed)] == entry["order"]
+        step = 1 if entry["direction"] == "clockwise" else -1
+        assert deal_order(players, dealer, step) == entry["deal_order"]
+        hands = deal(deck, seed, players, dealer, step)
+        assert [[card_str(c) for c in h] for h in hands] == entry["hands"]
+        order = entry["order"]
+        for k, seat in enumerate(entry["deal_order"]):
+            assert entry["hands"][seat] == order[k::players]
+
+
+def test_referee_seed_vectors_match_the_independent_reading() -> None:
+    for entry in VECTORS["fair_deals"]:
+        stream = spec_stream(entry["seed"], "bhabhi/shuffle/v1")
+        assert [str(next(stream)) for _ in range(4)] == entry["shuffle_first_u64"]
+        if len(entry["deck"]) == 52:
+            assert spec_shuffle(entry["seed"]) == entry["order"]
+
+
+def test_the_vectors_file_is_what_the_tool_writes() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "shuffle_vectors", ROOT / "tools" / "shuffle_vectors.py"
+    )
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.fair_deal_vectors() == VECTORS["fair_deals"]
+    assert tool.rendered() == (ROOT / "docs" / "shuffle-vectors.json").read_text()

@@ -16,6 +16,9 @@ Specification (also in docs/shuffle.md, with test vectors):
   from ``n - 1`` down to ``1``, swap positions ``i`` and ``uniform(i + 1)``.
 * The shuffled deck is dealt one card at a time, position 0 first, to the player after the
   dealer and on round in play direction (C4).
+* The referee commits to a hand's seed with ``"sha256:"`` and the lowercase hex SHA-256 of
+  the seed's bytes; its seeds are 64 lowercase hex digits, whose bytes are those digits'
+  ASCII (not the 32 bytes they spell).
 """
 
 from __future__ import annotations
@@ -147,6 +150,13 @@ def deal_masks(cards: Sequence[int], seed: Seed, players: int, dealer: int, step
     for k, seat in enumerate(order):
         masks[seat] = sum([bits[card] for card in deck[k::players]])  # distinct: sum is or
     return masks
+
+
+def seed_commitment(seed: Seed) -> str:
+    """What the referee publishes at the deal (``HandDealt.seed_commitment``) so that the
+    seed it reveals at the end can be checked: ``sha256:`` + hex SHA-256 of the seed's
+    bytes (for a referee seed, the ASCII of its 64 hex digits)."""
+    return "sha256:" + _sha256(seed_bytes(seed)).hexdigest()
 
 
 def hand_seed(session_seed: Seed, hand_number: int) -> bytes:
