@@ -161,6 +161,7 @@ def _export(hand: Hand, name: str, how: str) -> dict[str, Any]:
         generated=True,
         full_state=True,
         view_keys=VIEW_OWN_KEYS,
+        fair_deal=False,  # regression evidence of the engine: no referee committed to a seed
     )
 
 

@@ -3,7 +3,10 @@
 A case holds the explicit deal, every B8 draw, and each action with the events it caused,
 so that any implementation can replay it without our shuffle.  With ``full_state`` every
 step also records the legal actions of every seat and every seat's view: golden files that
-catch a game going wrong in the middle and coming right by chance.  The format is
+catch a game going wrong in the middle and coming right by chance.  A hand dealt from a seed
+also carries ``fair_deal``: the seed, the commitment to it, and what re-deriving the deal
+with the published shuffle needs (docs/shuffle.md), so that a player can check the deal
+from the export alone (``bhabhi verify-deal``, ``bhabhi_client.fairdeal``).  The format is
 described by ``conformance/schema/case.schema.json``.
 """
 
@@ -14,6 +17,7 @@ from typing import Any
 
 from referee.cards import card_str
 from referee.engine.hand import Hand
+from referee.engine.shuffle import seed_commitment as commitment_of
 from referee.ruleset.model import Ruleset
 
 FORMAT = "bhabhi-case/1"
@@ -52,6 +56,27 @@ def state_of(hand: Hand, view_keys: Collection[str] | None = None) -> dict[str, 
     }
 
 
+def fair_deal_of(hand: Hand, seed_commitment: str | None = None) -> dict[str, Any] | None:
+    """What checking the deal needs, in one place of the case: the seed as text, the
+    commitment, the players, the dealer, the direction of play and the deck in ascending
+    card id.  None for a hand without a seed, or with one that is not UTF-8 text (an engine
+    seed of raw bytes; the referee's are hex digits)."""
+    if hand.seed is None:
+        return None
+    try:
+        seed = hand.seed.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return {
+        "seed": seed,
+        "commitment": commitment_of(hand.seed) if seed_commitment is None else seed_commitment,
+        "players": hand.players,
+        "dealer": hand.dealer,
+        "direction": hand.rules.direction.value,
+        "deck": [card_str(c) for c in hand.rules.deck.cards()],
+    }
+
+
 def export_hand(
     hand: Hand,
     *,
@@ -62,12 +87,18 @@ def export_hand(
     full_state: bool = False,
     ruleset_source: dict[str, Any] | None = None,
     view_keys: Collection[str] | None = None,
+    fair_deal: bool = True,
+    seed_commitment: str | None = None,
 ) -> dict[str, Any]:
     """The case of ``hand`` as a plain mapping (dump it as YAML or JSON).
 
     ``ruleset_source`` inlines the resolved ruleset for rulesets that are not bundled.
     ``view_keys`` keeps only those keys of each view in a full state (``VIEW_OWN_KEYS``
     drops what the state says already, a third of a generated game's size).
+    ``fair_deal`` (for a hand dealt from a seed) writes what checking the deal needs;
+    ``seed_commitment`` is the commitment published when the hand was dealt (the referee's
+    ``HandDealt.seed_commitment``), written as it was, so that the check compares the seed
+    with what the players saw; without it, the commitment of the hand's seed is written.
     """
     rules: Ruleset = hand.rules
     replay = Hand(
@@ -104,6 +135,9 @@ def export_hand(
     }
     if hand.seed is not None:
         case["seed"] = hand.seed.decode("utf-8", errors="replace")
+        checkable = fair_deal_of(hand, seed_commitment) if fair_deal else None
+        if checkable is not None:
+            case["fair_deal"] = checkable
     if hand.draws_made:
         case["draws"] = [card_str(c) for c in hand.draws_made]
     if full_state:
