@@ -67,6 +67,13 @@ class Card:
         return f"{text}/{self.pack}" if self.pack > 1 else text
 
     @property
+    def id(self) -> int:
+        """The card's id in the published shuffle (docs/shuffle.md), the order a deck is
+        shuffled from: ``(pack - 1) * 52 + suit * 13 + rank``, suits ``C D H S``, ranks 2 to
+        A counted from 0 (identity, whatever strength a ruleset gives the Ace)."""
+        return (self.pack - 1) * 52 + SUITS.index(self.suit) * 13 + RANKS.index(self.rank)
+
+    @property
     def symbol(self) -> str:
         """``10♥``: the form a person reads fastest (``10♥/2`` for a second pack's card)."""
         text = self.rank + SUIT_SYMBOLS[self.suit]
