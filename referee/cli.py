@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.server.drill",
     "bhabhi_client.commands",
     "referee.conformance.commands",
+    "referee.conformance.verify_deal",
 )
 """Always present: a failure to import one is a bug and must show."""
 OPTIONAL_COMMAND_MODULES: tuple[str, ...] = ("referee.sim.commands",)

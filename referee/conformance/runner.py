@@ -571,7 +571,7 @@ def load_cases(path: Path) -> Iterator[LoadedCase]:
         try:
             yield LoadedCase(label, load_case(path))
         except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
-            yield LoadedCase(label, error=f"cannot read the case file: {_one_line(error)}")
+            yield LoadedCase(label, error=f"cannot read the case file: {one_line(error)}")
         return
     number = 0
     try:
@@ -582,10 +582,10 @@ def load_cases(path: Path) -> Iterator[LoadedCase]:
                 yield LoadedCase(f"{label}:{number}", error=f"not a JSON case: {error}")
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:
         where = f"{label}:{number + 1}" if number else label
-        yield LoadedCase(where, error=f"cannot read the case file: {_one_line(error)}")
+        yield LoadedCase(where, error=f"cannot read the case file: {one_line(error)}")
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
