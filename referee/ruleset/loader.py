@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import bundled
+from referee.ruleset.limits import LIMITS
 from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Code, Problem, RulesetError, sort_problems
 from referee.ruleset.schema import Locate, describe, did_you_mean, schema_problems
@@ -43,8 +44,6 @@ __all__ = [
 DEFAULT_RULES_DIR = bundled.RULES
 RULES_DIR_ENV = "BHABHI_RULES_DIR"
 ID_PATTERN = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-MAX_EXTENDS_DEPTH = 16
-"""Longest ``extends`` chain; the bundled rulesets need 2."""
 
 
 def rules_dir() -> Path:
@@ -82,7 +81,13 @@ def resolve_text(
 ) -> tuple[dict[str, Any], list[Problem]]:
     """As :func:`resolve_file` for a ruleset received as text.  Uploaded text has no
     directory of its own: ``extends`` finds the bundled ids, and the ids in ``registered``
-    (id -> YAML text), the house variants a referee already hosts."""
+    (id -> YAML text), the house variants a referee already hosts.
+
+    Text in, plain data out (a dict of YAML values and :class:`Problem` dataclasses, all of
+    which pickle), reading nothing but the bundled rulesets: a server can run it in a worker
+    process (``executor.submit(resolve_text, text, name, registered)``) to keep it off its
+    event loop.  The limits of :mod:`referee.ruleset.limits` bound its cost.
+    """
     return _check(_Source(name, None, text), registered or {})
 
 
@@ -233,8 +238,9 @@ class _Resolver:
                 Code.BAD_FORMAT,
             )
             return None
-        if len(chain) > MAX_EXTENDS_DEPTH:
-            fail(f"extends chain longer than {MAX_EXTENDS_DEPTH} rulesets", Code.TOO_DEEP)
+        most = LIMITS.max_extends_depth
+        if len(chain) > most:
+            fail(f"extends chain longer than {most} rulesets", Code.TOO_DEEP)
             return None
         base = self._find_base(base_id, source)
         if base is None:

@@ -25,8 +25,11 @@ class Code(StrEnum):
     # YAML structure.
     YAML_SYNTAX = "yaml_syntax"
     TOO_MANY_ALIASES = "too_many_aliases"
+    ALIAS_EXPANSION = "alias_expansion"
     RECURSIVE_ALIAS = "recursive_alias"
     TOO_DEEP = "too_deep"
+    TOO_MANY_NODES = "too_many_nodes"
+    SCALAR_TOO_LONG = "scalar_too_long"
     UNSUPPORTED_YAML = "unsupported_yaml"
     DUPLICATE_KEY = "duplicate_key"
     NOT_A_MAPPING = "not_a_mapping"
@@ -60,8 +63,11 @@ _RANK: dict[Code, int] = {
     Code.UNKNOWN_RULESET: 0,
     Code.YAML_SYNTAX: 1,
     Code.TOO_MANY_ALIASES: 1,
+    Code.ALIAS_EXPANSION: 1,
     Code.RECURSIVE_ALIAS: 1,
     Code.TOO_DEEP: 1,
+    Code.TOO_MANY_NODES: 1,
+    Code.SCALAR_TOO_LONG: 1,
     Code.UNSUPPORTED_YAML: 1,
     Code.DUPLICATE_KEY: 1,
     Code.NOT_A_MAPPING: 1,

@@ -135,7 +135,8 @@ def _problems_of(
         for i, item in enumerate(instance):
             key = json.dumps(item, sort_keys=True)
             if key in seen:
-                message = f"{item!r} is listed twice (first as item {seen[key]})"
+                shown = repr(_short(item) if isinstance(item, str) else item)
+                message = f"{shown} is listed twice (first as item {seen[key]})"
                 yield at((*path, i), message, Code.DUPLICATE_ITEM)
             else:
                 seen[key] = i
@@ -185,9 +186,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 def _unknown_key(name: str, allowed: list[str]) -> str:
     guess = did_you_mean(name, allowed)
     if guess is not None:
-        return f"unknown key {name!r}; did you mean {guess!r}?"
+        return f"unknown key {_short(name)!r}; did you mean {guess!r}?"
     shown = ", ".join(k for k in allowed if not k.startswith("$"))
-    return f"unknown key {name!r}; allowed keys here: {shown}"
+    return f"unknown key {_short(name)!r}; allowed keys here: {shown}"
 
 
 def _not_allowed(instance: object, allowed: list[str]) -> str:
@@ -207,10 +208,11 @@ def _bad_format(path: KeyPath, instance: object, subschema: Mapping[str, Any]) -
     text = _short(str(instance))
     pattern = subschema.get("pattern")
     if pattern == schema()["$defs"]["card"]["pattern"]:
-        try:
-            parse_card(str(instance))
-        except CardSyntaxError as exc:
-            return str(exc)
+        if text == str(instance):  # the card parser's reason quotes the whole text
+            try:
+                parse_card(text)
+            except CardSyntaxError as exc:
+                return str(exc)
         return (
             f"{text!r} is not a card as this key takes it: rank then suit in capitals, "
             "for example AS, 10H, 2C"

@@ -1,34 +1,31 @@
 """Safe YAML reading that remembers where every key and value was written.
 
 Rulesets come from people (house rules) and, through the referee, from the network, so the
-reader assumes hostile input: only plain YAML values (no tags that build objects), a size
-limit checked before parsing, bounded nesting, and a bound on alias expansion so that a
-"billion laughs" document is refused after composing a few hundred nodes instead of being
-expanded.  Every problem is returned, never raised, and carries a line and column.
+reader assumes hostile input: only plain YAML values (no tags that build objects), and the
+limits of :mod:`referee.ruleset.limits` (size, nesting, values, aliases and their expansion,
+length of a value), checked on the event stream before any node is built and stopping at the
+first one exceeded, so that a "billion laughs" document or 20,000 keys cost a few milliseconds
+to refuse.  Every problem is returned, never raised, and carries a line and column.
 
 PyYAML's own ``safe_load`` is not used because it forgets positions, silently lets the
 second of two equal keys win, and expands aliases without limit when the data is traversed.
+libyaml's parser is used when PyYAML was built with it: PyYAML's pure-Python scanner takes about
+150 ms of CPU for 256 KiB of comments or of one long string, libyaml about 2 ms.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from referee.ruleset.limits import LIMITS, Exceeded, first_exceeded, too_deep
 from referee.ruleset.problems import Code, Problem
-
-MAX_BYTES = 256 * 1024
-"""Largest ruleset file accepted; the bundled ones are under 4 KiB."""
-MAX_ALIASES = 1000
-"""Most alias uses (``*name``) in one document."""
-MAX_NODES = 20_000
-"""Most values in a document once every alias is expanded (a full ruleset has about 150)."""
-MAX_DEPTH = 64
-"""Deepest nesting of mappings and lists (a ruleset needs 3); keeps recursion bounded."""
 
 KeyPath = tuple[str | int, ...]
 """Keys and list indices from the document root to a value."""
@@ -37,6 +34,13 @@ _TAG = "tag:yaml.org,2002:"
 _PLAIN_SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
 # Implicit tags PyYAML resolves plain scalars to that have no JSON meaning: keep their text.
 _TEXT_SCALAR_TAGS = {_TAG + "timestamp", _TAG + "value"}
+
+_LIBYAML: bool = yaml.__with_libyaml__
+_SafeLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = (
+    yaml.CSafeLoader if _LIBYAML else yaml.SafeLoader
+)
+# libyaml's scanner refuses nesting deeper than 1,000 itself, before the events reach ours.
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
 
 
 def dotted(path: KeyPath) -> str:
@@ -77,46 +81,28 @@ class Document:
     """Every key path in ``data``; ``()`` is the root mapping."""
 
 
-class _Limit(Exception):
-    """A structural limit was hit while composing; unwinds the composer at once."""
+def _first_exceeded(text: str) -> Exceeded | None:
+    """The first limit ``text`` exceeds; raises PyYAML's errors for text that is not YAML."""
+    try:
+        return _exceeded_in(text)
+    except yaml.MarkedYAMLError as exc:
+        if exc.problem != _LIBYAML_TOO_DEEP or exc.problem_mark is None:
+            raise
+        # libyaml's scanner looks ahead through ``[[[[...`` and refuses level 1,000 before the
+        # events of level 65 reach the count: look for them in the text before that point.
+        with contextlib.suppress(yaml.YAMLError):
+            exceeded = _exceeded_in(text[: exc.problem_mark.index])
+            if exceeded is not None:
+                return exceeded
+        return too_deep(exc.problem_mark)
 
-    def __init__(self, code: Code, mark: Mark, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.mark = mark
-        self.message = message
 
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that refuses deep nesting and many aliases while it composes nodes."""
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._depth = 0
-        self._aliases = 0
-
-    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if isinstance(event, yaml.AliasEvent):
-            self._aliases += 1
-            if self._aliases > MAX_ALIASES:
-                raise _Limit(
-                    Code.TOO_MANY_ALIASES,
-                    Mark.of(event.start_mark),
-                    f"more than {MAX_ALIASES} aliases; a ruleset needs few or none",
-                )
-            return super().compose_node(parent, index)
-        if self._depth >= MAX_DEPTH:
-            raise _Limit(
-                Code.TOO_DEEP,
-                Mark.of(event.start_mark),
-                f"nested more than {MAX_DEPTH} levels deep; a ruleset needs 3",
-            )
-        self._depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
+def _exceeded_in(text: str) -> Exceeded | None:
+    events = _SafeLoader(text)
+    try:
+        return first_exceeded(events)
+    finally:
+        events.dispose()
 
 
 def read_file(path: Path, name: str) -> tuple[str | None, list[Problem]]:
@@ -133,14 +119,14 @@ def read_file(path: Path, name: str) -> tuple[str | None, list[Problem]]:
         if not path.is_file():
             return None, problem(Code.NOT_A_FILE, "is not a regular file")
         size = path.stat().st_size
-        if size > MAX_BYTES:
+        if size > LIMITS.max_bytes:
             return None, problem(Code.TOO_LARGE, _too_large(size))
         with path.open("rb") as stream:
-            raw = stream.read(MAX_BYTES + 1)
+            raw = stream.read(LIMITS.max_bytes + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return None, problem(Code.UNREADABLE, f"cannot read: {reason}")
-    if len(raw) > MAX_BYTES:  # grew since stat, or the size was not reported
+    if len(raw) > LIMITS.max_bytes:  # grew since stat, or the size was not reported
         return None, problem(Code.TOO_LARGE, _too_large(len(raw)))
     try:
         text = raw.decode("utf-8-sig")
@@ -157,38 +143,48 @@ def read_file(path: Path, name: str) -> tuple[str | None, list[Problem]]:
 
 
 def parse_text(text: str, name: str) -> tuple[Document | None, list[Problem]]:
-    """Read one YAML mapping from ``text``; every problem is located in file ``name``."""
-    size = len(text.encode("utf-8", "replace"))
-    if size > MAX_BYTES:
-        return None, [Problem(name, 1, 1, "", _too_large(size), Code.TOO_LARGE)]
+    """Read one YAML mapping from ``text``; every problem is located in file ``name``.
+
+    The limits are checked first, on the events alone; only a document within them is
+    composed into nodes and built into values.
+    """
+    if len(text) * 4 > LIMITS.max_bytes:  # else it fits: UTF-8 takes 4 bytes a character at most
+        size = len(text.encode("utf-8", "replace"))
+        if size > LIMITS.max_bytes:
+            return None, [Problem(name, 1, 1, "", _too_large(size), Code.TOO_LARGE)]
     nul = text.find("\x00")
     if nul >= 0:
         line, column = _line_col(text, nul)
         message = "binary data (a NUL character): not a YAML text file"
         return None, [Problem(name, line, column, "", message, Code.NOT_TEXT)]
 
-    loader: _Loader | None = None
+    def one(code: Code, mark: Mark, message: str) -> tuple[None, list[Problem]]:
+        return None, [Problem(name, mark.line, mark.column, "", message, code)]
+
+    loader: yaml.SafeLoader | yaml.CSafeLoader | None = None
     try:
-        loader = _Loader(text)  # checks for unprintable characters first
+        exceeded = _first_exceeded(text)  # the pure-Python reader checks unprintable characters
+        if exceeded is not None:
+            return one(exceeded.code, Mark(exceeded.line, exceeded.column), exceeded.message)
+        loader = _SafeLoader(text)
         root = loader.get_single_node()
-        if root is not None:
-            _check_expansion(root)
-    except _Limit as exc:
-        return None, [Problem(name, exc.mark.line, exc.mark.column, "", exc.message, exc.code)]
     except yaml.MarkedYAMLError as exc:
         mark = Mark.of(exc.problem_mark or exc.context_mark)
-        return None, [
-            Problem(name, mark.line, mark.column, "", _yaml_message(exc), Code.YAML_SYNTAX)
-        ]
+        return one(Code.YAML_SYNTAX, mark, _yaml_message(exc, text))
     except yaml.reader.ReaderError as exc:
-        line, column = _line_col(text, exc.position)
+        index = exc.position
+        if _LIBYAML:  # libyaml counts the bytes of the text encoded as UTF-8
+            index = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore"))
+        line, column = _line_col(text, index)
         char = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        message = f"unacceptable character #x{char:04x}: {exc.reason}"
-        return None, [Problem(name, line, column, "", message, Code.YAML_SYNTAX)]
+        return one(
+            Code.YAML_SYNTAX,
+            Mark(line, column),
+            f"unacceptable character #x{char:04x}: {exc.reason}",
+        )
     except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is one of the above
-        return None, [Problem(name, 1, 1, "", f"cannot read YAML: {exc}", Code.YAML_SYNTAX)]
+        return one(Code.YAML_SYNTAX, Mark(1, 1), f"cannot read YAML: {exc}")
 
-    assert loader is not None
     try:
         if root is None:
             message = "the file is empty; a ruleset is a mapping with keys such as id, title, deck"
@@ -221,7 +217,7 @@ def load_file(path: Path, name: str) -> tuple[Document | None, list[Problem]]:
 class _Builder:
     """Turns a composed node tree into plain JSON-like values, recording spots and problems."""
 
-    def __init__(self, loader: _Loader, file: str) -> None:
+    def __init__(self, loader: SafeConstructor, file: str) -> None:
         self.loader = loader
         self.file = file
         self.spots: dict[KeyPath, Spot] = {}
@@ -288,55 +284,23 @@ class _Builder:
             return None
 
 
-def _check_expansion(root: Node) -> None:
-    """Refuse a document whose aliases expand to too many values, or refer to themselves.
-
-    Sizes are memoised per node, so the check costs one visit per distinct node however large
-    the expansion would be.
-    """
-    sizes: dict[int, int] = {}
-    active: set[int] = set()
-
-    def size(node: Node, depth: int) -> int:
-        key = id(node)
-        if key in sizes:
-            return sizes[key]
-        where = Mark.of(node.start_mark)
-        if key in active:
-            raise _Limit(Code.RECURSIVE_ALIAS, where, "an alias refers to a value that contains it")
-        if depth > MAX_DEPTH:
-            message = f"nested more than {MAX_DEPTH} levels deep once aliases expand"
-            raise _Limit(Code.TOO_DEEP, where, message)
-        active.add(key)
-        total = 1
-        children: list[Node] = []
-        if isinstance(node, SequenceNode):
-            children = list(node.value)
-        elif isinstance(node, MappingNode):
-            children = [n for pair in node.value for n in pair]
-        for child in children:
-            total += size(child, depth + 1)
-            if total > MAX_NODES:
-                raise _Limit(
-                    Code.TOO_MANY_ALIASES,
-                    where,
-                    f"aliases here expand to more than {MAX_NODES} values "
-                    "(a 'billion laughs' document?); a ruleset has about 150",
-                )
-        active.discard(key)
-        sizes[key] = total
-        return total
-
-    size(root, 0)
-
-
 def _too_large(size: int) -> str:
-    return f"file is {size} bytes; a ruleset may be at most {MAX_BYTES} bytes (256 KiB)"
+    return (
+        f"file is {size} bytes; a ruleset may be at most {LIMITS.max_bytes} bytes "
+        f"({LIMITS.max_bytes // 1024} KiB)"
+    )
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
     line = text.count("\n", 0, index) + 1
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    """The character at a 0-based line and column (YAML's line breaks are ``splitlines``'s,
+    once the characters the reader refuses are left out)."""
+    lines = text.splitlines()
+    return lines[line][column] if line < len(lines) and column < len(lines[line]) else ""
 
 
 def _line_col_bytes(raw: bytes, index: int) -> tuple[int, int]:
@@ -359,8 +323,12 @@ def _tag_message(tag: str) -> str:
     return f"YAML tag {shown} is not supported; a ruleset uses plain values, lists and mappings"
 
 
-def _yaml_message(exc: yaml.MarkedYAMLError) -> str:
+def _yaml_message(exc: yaml.MarkedYAMLError, text: str) -> str:
     problem = exc.problem or "invalid YAML"
+    if problem == "found character that cannot start any token" and exc.problem_mark:
+        # libyaml's wording; PyYAML's names the character, which is what a reader looks for.
+        char = _char_at(text, exc.problem_mark.line, exc.problem_mark.column)
+        problem = f"found character {char!r} that cannot start any token"
     where = Mark.of(exc.context_mark)
     if exc.context and exc.context_mark is not None and where != Mark.of(exc.problem_mark):
         if problem.startswith("but "):  # "expected X (there), but found Y" reads in that order
