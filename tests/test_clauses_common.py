@@ -485,6 +485,36 @@ def test_C14_session_is_over_as_soon_as_its_last_hand_ends(rules: Any, hands: in
     assert session.is_over
 
 
+def test_C14_standings_count_a_finished_hand_before_the_next_is_dealt() -> None:
+    """A referee reads the counts between hands, while the finished hand is still current
+    (it is closed when the next one is dealt): ``standings`` counts it already."""
+    session = Session(variant("discard", session={"chips": 5}), 3, seed="standings", hands=4)
+    rng = random.Random(0)
+    losers: list[int] = []
+    for number in range(4):
+        assert session.standings().hands_played == number
+        hand = session.next_hand()
+        play_out(hand, rng)
+        assert hand.outcome is not None
+        if hand.outcome.bhabhi is not None:
+            losers.append(hand.outcome.bhabhi)
+        standings = session.standings()
+        assert standings.hands_played == number + 1
+        assert standings.bhabhi_counts == tuple(losers.count(s) for s in range(3))
+        assert session.standings() == standings  # reading it changes nothing
+        assert sum(standings.chips) + standings.pot_left == 0  # C15: chips only move
+    assert session.is_over
+    assert session.finish() == standings
+
+
+def test_C14_standings_before_any_hand_and_while_one_is_played() -> None:
+    session = Session(load_rules("pickup"), 3, seed="s", hands=2)
+    empty = session.standings()
+    assert (empty.hands_played, empty.bhabhi_counts, empty.losers) == (0, (0, 0, 0), ())
+    session.next_hand()
+    assert session.standings() == empty
+
+
 def test_C15_chips_go_to_the_pot_and_the_fewest_losses_share_it() -> None:
     rules = variant("discard", session={"hands": 4, "bhabhi_limit": None, "chips": 5})
     session = Session(rules, 3, seed="s")

@@ -41,7 +41,11 @@ ENUMS: dict[str, type[StrEnum]] = {
     "end.at_max_tricks": m.ForcedEnd,
     "end.at_dead_position": m.ForcedEnd,
     "illegal_play": m.IllegalPlay,
+    "timeout_move": m.TimeoutMove,
 }
+
+DEFAULTS: dict[str, StrEnum] = {"timeout_move": m.DEFAULT_TIMEOUT_MOVE}
+"""The model's value of every optional option a ruleset leaves out."""
 
 
 def _walk(schema: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -76,6 +80,23 @@ def test_model_enums_match_schema_enums() -> None:
         assert sorted(props[path]["enum"]) == sorted(e.value for e in enum), path
     enum_paths = {p for p, sub in props.items() if "enum" in sub and p != "deck.ranks"}
     assert enum_paths == set(ENUMS)
+
+
+def test_optional_options_default_as_the_schema_says() -> None:
+    props = dict(_walk(SCHEMA))
+    optional = {p for p in props if "." not in p and p not in SCHEMA["required"]}
+    assert optional - {"$schema", "extends"} == set(DEFAULTS)
+    for path, value in DEFAULTS.items():
+        assert props[path]["default"] == value.value, path
+    assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
+
+
+def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None:
+    from referee.ruleset.loader import load_ruleset
+
+    rules = load_ruleset("pickup")
+    assert "timeout_move" not in rules.source  # so its hash is what it was
+    assert rules.timeout_move is m.DEFAULT_TIMEOUT_MOVE
 
 
 def test_reference_page_is_up_to_date() -> None:

@@ -40,7 +40,6 @@ pickup) get fewer games, short ones more, to keep the corpus small and quick to 
 
 from __future__ import annotations
 
-import copy
 import gzip
 import io
 import json
@@ -65,8 +64,8 @@ from referee.engine.types import (
     TAKE_HAND,
     Action,
     ActionKind,
-    IllegalActionError,
     Termination,
+    Verdict,
 )
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.ruleset.model import OffSuitPlay, Ruleset, TakeHandWhen
@@ -221,7 +220,7 @@ def add_probes(case: dict[str, Any], played: Hand, rng: random.Random) -> None:
     """Insert refused steps before some steps of ``case`` (the export of ``played``).
 
     Each probe is an illegal action at that point, with the reason the engine gives, found
-    with ``Hand.verify`` (never ``apply``: under a penalty rule ``apply`` would act on it).
+    with ``Hand.judge`` (never ``apply``: under a penalty rule ``apply`` would act on it).
     A probe changes nothing, so the steps around it stay as exported.
     """
     replay = Hand(
@@ -252,15 +251,13 @@ def _probe(hand: Hand, rng: random.Random) -> dict[str, Any] | None:
     options = _illegal_actions(hand)
     rng.shuffle(options)
     for seat, action, note in options:
-        try:
-            hand.verify(seat, action)
-        except IllegalActionError as error:
-            if hand.book.illegal_play_penalty and error.reason.value == "must_follow_suit":
-                continue  # not a refusal under these rules: apply would penalise it
+        judgement = hand.judge(seat, action)
+        if judgement.verdict is Verdict.REFUSED:  # a penalised card is no refusal: skip it
+            assert judgement.reason is not None
             return {
                 "seat": seat,
                 "action": str(action),
-                "refused": error.reason.value,
+                "refused": judgement.reason.value,
                 "note": note,
             }
     return None
@@ -394,20 +391,6 @@ def rare_ending_games(
 # --- the staller: a game at the bound -----------------------------------------------------
 
 
-def _clone(hand: Hand) -> Hand:
-    """A copy of ``hand`` to try an action on, without events or history (cheap: the state
-    is a few lists of ints).  Relies on ``Hand._STATE`` naming every mutable field."""
-    twin = copy.copy(hand)
-    for name in Hand._STATE:
-        value = getattr(hand, name)
-        if isinstance(value, list):
-            setattr(twin, name, list(value))
-    twin.history = []
-    twin.events = None
-    twin._draw_stream = copy.copy(hand._draw_stream)
-    return twin
-
-
 Score = tuple[float, ...]
 
 
@@ -479,7 +462,7 @@ def _stall_line(hand: Hand, rank: Callable[[Hand], Score]) -> tuple[Score, Actio
     assert seat is not None
     best: tuple[Score, Action] | None = None
     for action in _stall_choices(hand, seat):
-        twin = _clone(hand)
+        twin = hand.copy(record=False)
         twin.apply(seat, action)
         if twin.phase == IN_TRICK and not twin.is_over:
             score = _stall_line(twin, rank)[0]

@@ -18,6 +18,7 @@ other mutant caught.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import multiprocessing
 import time
@@ -98,10 +99,28 @@ def schema_options(schema: Mapping[str, Any] | None = None) -> list[tuple[Option
 
 
 def _get(data: Mapping[str, Any], path: OptionPath) -> Any:
+    """An option's value in a resolved ruleset; an optional option that it leaves out has
+    the schema's ``default`` (a mutant is every other value)."""
     node: Any = data
     for key in path:
-        node = node[key]
+        try:
+            node = node[key]
+        except KeyError:
+            return _schema_default(path)
     return node
+
+
+@functools.cache
+def _ruleset_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(RULESET_SCHEMA.read_text(encoding="utf-8"))
+    return schema
+
+
+def _schema_default(path: OptionPath) -> Any:
+    node: Any = _ruleset_schema()
+    for key in path:
+        node = node["properties"][key]
+    return node["default"]
 
 
 def mutate(source: Mapping[str, Any], path: OptionPath, value: Any) -> dict[str, Any]:

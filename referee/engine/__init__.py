@@ -4,6 +4,7 @@ from referee.cards import Card, card_str, cards_in, parse_card
 from referee.engine.hand import Hand, LegalActions, SeatView
 from referee.engine.session import Session, SessionResult
 from referee.engine.types import (
+    LEGAL,
     PICK_UP,
     TAKE_HAND,
     Action,
@@ -11,12 +12,15 @@ from referee.engine.types import (
     EngineError,
     Event,
     IllegalActionError,
+    Judgement,
     Outcome,
     Reason,
     Termination,
+    Verdict,
 )
 
 __all__ = [
+    "LEGAL",
     "PICK_UP",
     "TAKE_HAND",
     "Action",
@@ -26,6 +30,7 @@ __all__ = [
     "Event",
     "Hand",
     "IllegalActionError",
+    "Judgement",
     "LegalActions",
     "Outcome",
     "Reason",
@@ -33,6 +38,7 @@ __all__ = [
     "Session",
     "SessionResult",
     "Termination",
+    "Verdict",
     "card_str",
     "cards_in",
     "parse_card",

@@ -79,6 +79,9 @@ class RuleBook:
     """V2: partners sit opposite."""
     illegal_play_penalty: bool
     """C12: not following when able makes the offender pick up the trick."""
+    timeout_card: int
+    """LOWEST (house rule H27) or HIGHEST: the legal card the referee's turn clock plays
+    for a seat out of time (no rule document speaks of a clock)."""
 
     @staticmethod
     def of(rules: m.Ruleset) -> RuleBook:
@@ -138,4 +141,5 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         at_dead_most_cards=end.at_dead_position is m.ForcedEnd.MOST_CARDS,
         teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
         illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
+        timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,
     )

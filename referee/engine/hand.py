@@ -11,7 +11,7 @@ Variant behaviour comes from the ruleset through the small rule components of
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from referee.cards import Card, card_str, cards_in, cards_str, mask_of
@@ -20,6 +20,7 @@ from referee.engine.deadpos import dead_position_check
 from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, seed_bytes
 from referee.engine.shuffle import deal as shuffle_deal
 from referee.engine.types import (
+    LEGAL,
     PICK_UP,
     TAKE_HAND,
     Action,
@@ -30,8 +31,8 @@ from referee.engine.types import (
     HandOver,
     HandStarted,
     HandTaken,
-    IllegalActionError,
     IllegalPlayPenalised,
+    Judgement,
     Outcome,
     PickedUp,
     PlayerOut,
@@ -40,6 +41,7 @@ from referee.engine.types import (
     TrickEnded,
     TrickToWaste,
     TrumpFixed,
+    Verdict,
     WasteDrawn,
 )
 from referee.ruleset.model import Ruleset, Teams
@@ -192,7 +194,7 @@ class Hand:
             else ("deal:" + "|".join(",".join(card_str(c) for c in h) for h in dealt)).encode()
         )
         self._draw_stream = Stream(draw_seed, DRAW_LABEL)
-        self._draws = list(draws) if draws is not None else None
+        self._draws = tuple(draws) if draws is not None else None
         self.draws_made: list[Card] = []
         self.deal: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in dealt)
 
@@ -344,14 +346,37 @@ class Hand:
 
     # --- checking -----------------------------------------------------------------------
 
-    def verify(self, seat: int, action: Action) -> None:
-        """Raise IllegalActionError with the reason if ``seat`` may not play ``action``."""
+    def judge(self, seat: int, action: Action) -> Judgement:
+        """Whether ``seat`` may do ``action`` now: legal, penalised (C12) or refused, and why.
+
+        ``verify``, ``can`` and ``apply`` all decide by this one answer."""
         reason, message = self._why_not(seat, action)
-        if reason is not None:
-            raise IllegalActionError(reason, message, seat=seat, action=action)
+        if reason is None:
+            return LEGAL
+        verdict = Verdict.REFUSED
+        if reason is Reason.MUST_FOLLOW_SUIT and self.book.illegal_play_penalty:
+            verdict = Verdict.PENALISED
+            message += f"; the penalty (C12): seat {seat} picks up the trick"
+        known = reason is not Reason.UNKNOWN_SEAT
+        return Judgement(
+            verdict,
+            reason,
+            message,
+            to_move=self.to_move,
+            led_suit=self.led_suit if self.phase == IN_TRICK else None,
+            forced_lead=self.forced_lead if self.forced_lead >= 0 else None,
+            legal_actions=tuple(self.legal_actions(seat)) if known else (),
+        )
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Raise IllegalActionError with the reason unless ``seat`` may play ``action`` as it
+        stands (a penalised card raises too: it is not a legal play)."""
+        judgement = self.judge(seat, action)
+        if judgement is not LEGAL:
+            raise judgement.error(seat, action)
 
     def can(self, seat: int, action: Action) -> bool:
-        return self._why_not(seat, action)[0] is None
+        return self.judge(seat, action) is LEGAL
 
     def _why_not(self, seat: int, action: Action) -> tuple[Reason | None, str]:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -416,38 +441,59 @@ class Hand:
             return "a hand was already taken before this trick"
         return "there is nobody left whose hand could be taken"
 
+    def default_action(self, seat: int) -> Action:
+        """What the referee plays for ``seat`` when its turn clock runs out: the legal card
+        the ruleset's ``timeout_move`` names (lowest or highest in strength, ties to the
+        first in card order), else a pickup; never taking a hand.  Only the seat the game
+        waits for has one."""
+        if self.phase == OVER:
+            raise EngineError("the hand is over: no seat has a move to make")
+        if seat != self.to_move:
+            raise EngineError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        mask, flags = self._legal(seat)
+        if mask:
+            strength = self.book.strength
+            if self.book.timeout_card == rule.HIGHEST:
+                card = max(cards_in(mask), key=lambda c: (strength[c], -c))
+            else:
+                card = min(cards_in(mask), key=lambda c: (strength[c], c))
+            return Action.play(card)
+        assert flags & CAN_PICK_UP, "the seat to move always has a card to play or a pickup"
+        return PICK_UP
+
     # --- applying -----------------------------------------------------------------------
 
     def apply(self, seat: int, action: Action, *, verified: bool = False) -> list[Event]:
         """Check and apply one action; return the events it caused.  Refused: nothing changes.
 
-        ``verified``: the caller has just had ``verify(seat, action)`` pass on this very state
-        (a referee checks before it stores), so the check is not made twice."""
-        reason, message = (None, "") if verified else self._why_not(seat, action)
-        if reason is not None:
-            if (
-                reason is Reason.MUST_FOLLOW_SUIT
-                and self.book.illegal_play_penalty
-                and action.card is not None
-            ):
-                return self._run(seat, action, self._penalise, action.card)
-            raise IllegalActionError(reason, message, seat=seat, action=action)
-        if action.kind is ActionKind.TAKE_HAND:
-            return self._run(seat, action, self._take_hand, -1)
-        if action.kind is ActionKind.PICK_UP:
-            return self._run(seat, action, self._pick_up, -1)
-        assert action.card is not None
-        return self._run(seat, action, self._play, action.card)
+        A penalised card (``judge`` says PENALISED) is applied as its penalty.
 
-    def _run(self, seat: int, action: Action, step: object, card: int) -> list[Event]:
+        ``verified``: the caller has just had ``judge(seat, action)`` find it LEGAL on this
+        very state (a referee checks before it stores), so the check is not made twice."""
+        if not verified:
+            judgement = self.judge(seat, action)
+            if judgement is not LEGAL:
+                if judgement.verdict is Verdict.PENALISED and action.card is not None:
+                    return self._run(seat, action, Hand._penalise, action.card)
+                raise judgement.error(seat, action)
+        if action.kind is ActionKind.TAKE_HAND:
+            return self._run(seat, action, Hand._take_hand, -1)
+        if action.kind is ActionKind.PICK_UP:
+            return self._run(seat, action, Hand._pick_up, -1)
+        assert action.card is not None
+        return self._run(seat, action, Hand._play, action.card)
+
+    def _run(
+        self, seat: int, action: Action, step: Callable[[Hand, int, int], None], card: int
+    ) -> list[Event]:
+        if self._draws is not None and len(self.draws_made) < len(self._draws):
+            # An explicit B8 draw may name a card that is not in the waste pile when the draw
+            # comes, which shows only part-way through the action: make it on a copy first,
+            # so that an impossible draw raises with this hand unchanged.  (Only while an
+            # explicit draw is still to come: the seeded draws cannot fail.)
+            step(self.copy(record=False), seat, card)
         start = len(self.events) if self.events is not None else 0
-        backup = self._snapshot() if self._draws is not None else None
-        try:
-            step(seat, card)  # type: ignore[operator]
-        except EngineError:
-            if backup is not None:
-                self._restore(backup)
-            raise
+        step(self, seat, card)
         self.history.append((seat, action))
         return self.events[start:] if self.events is not None else []
 
@@ -691,48 +737,29 @@ class Hand:
         self.turn = -1
         self._log(HandOver(self.outcome))
 
-    # --- snapshots (for explicit draws that turn out impossible) ------------------------
+    # --- copies -------------------------------------------------------------------------
 
-    _STATE = (
-        "hands",
-        "known",
-        "out",
-        "out_order",
-        "waste",
-        "phase",
-        "trick_number",
-        "trick",
-        "trick_mask",
-        "led_suit",
-        "trump",
-        "_order",
-        "_pos",
-        "_high_seat",
-        "_high",
-        "_low_seat",
-        "_low",
-        "turn",
-        "takes_this_trick",
-        "outcome",
-        "leader",
-        "forced_lead",
-        "first_leader",
-        "draws_made",
-    )
+    def copy(self, *, record: bool = True) -> Hand:
+        """An independent copy that plays on exactly as this hand would.
 
-    def _snapshot(self) -> dict[str, object]:
-        snap: dict[str, object] = {}
-        for name in self._STATE:
-            value = getattr(self, name)
-            snap[name] = list(value) if isinstance(value, list) else value
-        snap["#events"] = len(self.events) if self.events is not None else 0
-        return snap
-
-    def _restore(self, snap: dict[str, object]) -> None:
-        for name in self._STATE:
-            setattr(self, name, snap[name])
-        if self.events is not None:
-            del self.events[int(snap["#events"]) :]  # type: ignore[call-overload]
+        The ruleset, its rule book, the deal and the explicit draws never change and are
+        shared; the state (a few lists of ints, the draw stream's position) is copied, so
+        a copy costs a few microseconds where ``copy.deepcopy`` costs a millisecond.
+        ``record=False`` leaves the event log out of the copy (a look-ahead has no use for
+        it); otherwise the copy keeps one if this hand does, starting with its events."""
+        twin = object.__new__(Hand)
+        twin.__dict__.update(self.__dict__)
+        twin.hands = self.hands.copy()
+        twin.known = self.known.copy()
+        twin.out = self.out.copy()
+        twin.out_order = self.out_order.copy()
+        twin.trick = self.trick.copy()
+        twin._order = self._order.copy()
+        twin.history = self.history.copy()
+        twin.draws_made = self.draws_made.copy()
+        twin._draw_stream = self._draw_stream.copy()
+        twin.events = self.events.copy() if record and self.events is not None else None
+        return twin
 
     # --- views --------------------------------------------------------------------------
 

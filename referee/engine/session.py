@@ -14,7 +14,10 @@ from referee.ruleset.model import DealerMoves, Direction, Ruleset
 
 @dataclass(frozen=True, slots=True)
 class SessionResult:
+    """The standings of a session: at its end (``finish``) or at any moment (``standings``)."""
+
     hands_played: int
+    """Hands over, a current hand that is over included."""
     bhabhi_counts: tuple[int, ...]
     """C14: how often each seat was the Bhabhi."""
     losers: tuple[int, ...]
@@ -63,12 +66,15 @@ class Session:
             self._dealer_step = 1 if moves is DealerMoves.CLOCKWISE else -1
         self.record = record
         self.outcomes: list[Outcome] = []
+        """The closed hands' outcomes (a hand is closed when the next is dealt)."""
         self.bhabhi_counts = [0] * players
+        """C14: the closed hands' Bhabhi counts; ``standings()`` adds a finished current hand."""
         self.paid = [0] * players
         self.current: Hand | None = None
 
     @property
     def hands_played(self) -> int:
+        """Closed hands; ``standings().hands_played`` counts a finished current hand too."""
         return len(self.outcomes)
 
     @property
@@ -77,17 +83,13 @@ class Session:
 
         A finished current hand counts at once, before ``next_hand`` or ``finish`` closes it.
         """
-        played, counts = self.hands_played, list(self.bhabhi_counts)
-        if self.current is not None:
-            if not self.current.is_over:
-                return False
-            assert self.current.outcome is not None
-            played += 1
-            if self.current.outcome.bhabhi is not None:
-                counts[self.current.outcome.bhabhi] += 1
-        if self.hand_limit is not None and played >= self.hand_limit:
+        if self.current is not None and not self.current.is_over:
+            return False
+        standings = self.standings()
+        if self.hand_limit is not None and standings.hands_played >= self.hand_limit:
             return True
-        return self.bhabhi_limit is not None and max(counts) >= self.bhabhi_limit
+        limit = self.bhabhi_limit
+        return limit is not None and max(standings.bhabhi_counts) >= limit
 
     def next_hand(
         self,
@@ -131,24 +133,36 @@ class Session:
     def _close(self, hand: Hand) -> None:
         assert hand.outcome is not None
         self.outcomes.append(hand.outcome)
-        loser = hand.outcome.bhabhi
-        if loser is not None:
-            self.bhabhi_counts[loser] += 1
-            self.paid[loser] += self.rules.session.chips
+        self._charge(hand.outcome, self.bhabhi_counts, self.paid)
         self.current = None
+
+    def _charge(self, outcome: Outcome, counts: list[int], paid: list[int]) -> None:
+        """C14, C15: the hand's Bhabhi has lost once more and pays chips into the pot."""
+        if outcome.bhabhi is not None:
+            counts[outcome.bhabhi] += 1
+            paid[outcome.bhabhi] += self.rules.session.chips
 
     def finish(self) -> SessionResult:
         """The session's result so far (C14, C15); closes a finished current hand first."""
         if self.current is not None and self.current.is_over:
             self._close(self.current)
-        counts = tuple(self.bhabhi_counts)
+        return self.standings()
+
+    def standings(self) -> SessionResult:
+        """The result as it stands (C14, C15), changing nothing: a current hand counts as
+        soon as it is over, before ``next_hand`` or ``finish`` closes it, so this is the
+        one answer to "how often was each seat the Bhabhi" at any moment."""
+        counts, paid, played = list(self.bhabhi_counts), list(self.paid), self.hands_played
+        current = self.current
+        if current is not None and current.outcome is not None:
+            played += 1
+            self._charge(current.outcome, counts, paid)
         top = max(counts)
         losers = tuple(s for s, c in enumerate(counts) if c == top) if top > 0 else ()
         fewest = min(counts)
         winners = [s for s, c in enumerate(counts) if c == fewest]
-        pot = sum(self.paid)
-        share, left = divmod(pot, len(winners))
-        chips = [-p for p in self.paid]
+        share, left = divmod(sum(paid), len(winners))
+        chips = [-p for p in paid]
         for seat in winners:
             chips[seat] += share
-        return SessionResult(self.hands_played, counts, losers, tuple(chips), left)
+        return SessionResult(played, tuple(counts), losers, tuple(chips), left)

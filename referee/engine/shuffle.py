@@ -75,6 +75,13 @@ class Stream:
         self._words: tuple[int, ...] = ()
         self._pos = 0
 
+    def copy(self) -> Stream:
+        """A stream at the same position that goes on independently (``Hand.copy``)."""
+        twin = Stream.__new__(Stream)
+        twin._prefix, twin._counter = self._prefix, self._counter
+        twin._words, twin._pos = self._words, self._pos
+        return twin
+
     def _u64(self) -> int:
         if self._pos == len(self._words):
             digest = _sha256(self._prefix + _counter(self._counter)).digest()

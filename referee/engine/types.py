@@ -95,6 +95,54 @@ class Reason(StrEnum):
     TAKE_HAND_NOT_ALLOWED = "take_hand_not_allowed"
 
 
+class Verdict(StrEnum):
+    """What the rules make of an action: it is played, punished (C12) or refused."""
+
+    LEGAL = "legal"
+    PENALISED = "penalised"
+    """C12 with ``illegal_play: pickup_penalty``: a card that does not follow suit when the
+    player could is not refused; the offender picks up the trick instead."""
+    REFUSED = "refused"
+    """The action is not made and nothing changes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The one answer to "may this seat do this now, and if not, why": ``Hand.judge``.
+
+    A refused or penalised action also carries the position it was judged in, so that a
+    referee can explain it without asking the hand again.  A legal action carries none: it
+    is judged on every move, and is one shared value (``LEGAL``) rather than a new one."""
+
+    verdict: Verdict
+    reason: Reason | None = None
+    """Why it is not legal (``MUST_FOLLOW_SUIT`` for a penalised card); None when legal."""
+    message: str = ""
+    """The reason in words, naming the seat, the action and the position."""
+    to_move: int | None = None
+    """The seat the game waits for (None when the hand is over)."""
+    led_suit: int | None = None
+    """The suit led to the current trick (0-3, clubs to spades), None between tricks."""
+    forced_lead: Card | None = None
+    """The card the leader must lead (C6 first lead, B8 drawn card), if any."""
+    legal_actions: tuple[Action, ...] = ()
+    """What the seat may do instead (nothing for a seat that does not exist)."""
+
+    @property
+    def is_legal(self) -> bool:
+        return self.verdict is Verdict.LEGAL
+
+    def error(self, seat: int, action: Action) -> IllegalActionError:
+        """The error that refuses ``action`` of ``seat`` for this reason."""
+        if self.reason is None:
+            raise ValueError("a legal action is not refused")
+        return IllegalActionError(self.reason, self.message, seat=seat, action=action)
+
+
+LEGAL = Judgement(Verdict.LEGAL)
+"""The judgement of every legal action."""
+
+
 class EngineError(ValueError):
     """Bad input to the engine; the message names the input and the position."""
 

@@ -4,6 +4,8 @@ The YAML file is the source of truth and the JSON Schema its reference documenta
 module only gives the engine typed access to a ruleset that has already been resolved
 (``extends`` applied) and validated.  Every enum mirrors a schema ``enum`` one to one, so a
 new option value is added in both places (tests/test_schema_model.py checks they agree).
+An optional option that a ruleset leaves out has the schema's ``default`` (written here as
+well, and checked against it there): leaving it out keeps a ruleset's hash as it was.
 """
 
 from __future__ import annotations
@@ -138,6 +140,15 @@ class IllegalPlay(StrEnum):
     PICKUP_PENALTY = "pickup_penalty"
 
 
+class TimeoutMove(StrEnum):
+    LOWEST_CARD = "lowest_card"
+    HIGHEST_CARD = "highest_card"
+
+
+DEFAULT_TIMEOUT_MOVE = TimeoutMove.LOWEST_CARD
+"""``timeout_move`` of a ruleset that leaves it out (the schema's ``default``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Localized:
     en: str
@@ -263,6 +274,8 @@ class Ruleset:
     take_hand: TakeHand
     end: End
     illegal_play: IllegalPlay
+    timeout_move: TimeoutMove
+    """What the referee plays for a seat whose turn clock ran out (house rule H27)."""
     session: Session
     source: Mapping[str, Any]
     """The resolved mapping this ruleset was built from (``extends`` applied and removed)."""
@@ -335,6 +348,7 @@ class Ruleset:
                 at_dead_position=ForcedEnd(end["at_dead_position"]),
             ),
             illegal_play=IllegalPlay(data["illegal_play"]),
+            timeout_move=TimeoutMove(data.get("timeout_move", DEFAULT_TIMEOUT_MOVE)),
             session=Session(
                 hands=session["hands"],
                 bhabhi_limit=session["bhabhi_limit"],
