@@ -224,8 +224,8 @@ async def test_a_person_who_does_not_answer_sees_the_countdown_and_the_timeout()
                     turn_time=2.5,
                 )
             )
-            timed_out = await wait_for_text(out, "Out of time: the referee ", game)
-            await wait_for_text(out, "Your move> ", game, timed_out)  # the next turn
+            timed_out = await wait_for_text(out, "for you.\n", game)
+            await wait_for_text(out, "> ", game, timed_out)  # the next question
             os.write(write, b"q\n")
             assert await asyncio.wait_for(game, 30) == 0
     finally:
@@ -239,7 +239,7 @@ async def test_a_person_who_does_not_answer_sees_the_countdown_and_the_timeout()
     # The timeout goes on a line of its own below the prompt, and says what was played.
     assert "\0338\nOut of time: the referee played " in text
     assert "for you.\nYou " in text
-    assert "Leaving; the table " in text
+    assert "ends here." in text
 
 
 @run_async
@@ -286,7 +286,7 @@ def test_bhabhi_play_turn_time_prints_the_time_left_once_per_turn_off_a_terminal
         assert process.stdout is not None
         for line in process.stdout:
             lines.append(line)
-            if line.startswith("Out of time:"):
+            if line.startswith("Out of time:") and line.endswith(" for you.\n"):
                 timed_out.set()
 
     reader = threading.Thread(target=read, daemon=True)

@@ -9,6 +9,10 @@ It answers one of ``view.legal_actions``, or None to let an optional take (B9) p
 whenever the seat may act it fetches the view, decides, and submits with the view's seq as
 ``expected_seq``, so a decision taken on a state that has since moved on is refused
 (``stale_seq``) rather than applied to a table it was not meant for; it then looks again.
+
+``TakeWindow`` holds the bots of a program back before a trick while a person it seats
+may still take a hand (B9): a bot decides in a fraction of a second, and its lead would
+close the chance before a person has read the table.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -245,6 +249,76 @@ def take_target(out: Sequence[bool], seat: int, step: int) -> int:
     return -1
 
 
+Hold = Callable[[pb.SeatView, int], Awaitable[bool]]
+"""Awaited by a bot before it decides on the view taken at a seq: True when it waited, so
+that the bot looks again (the table may have moved on meanwhile)."""
+
+
+class TakeWindow:
+    """Before a trick, the bots wait for the people who may still take a hand.
+
+    B9 lets seats other than the leader take a neighbour's hand before a trick; the referee
+    says so by listing them in ``to_act`` beside the seat to play.  On a view where one of
+    ``people`` is listed so, a bot (``hold``) waits until that person let the chance pass
+    at that seq (``let_pass``), the table moved past it (``moved``: the take was made, or
+    the turn clock played for the leader), or the person left (``close``).  Without a turn
+    clock the bots wait as long as the person does, which is the point: the person can
+    always take in time.
+    """
+
+    def __init__(self, people: Iterable[int]) -> None:
+        self.people = frozenset(people)
+        self._passed: dict[int, int] = {}
+        """The seq of the latest view at which each person let the chance pass."""
+        self._latest = -1
+        """The seq of the latest event seen at the table."""
+        self._closed = False
+        self._change = asyncio.Event()
+
+    def waiting_for(self, view: pb.SeatView, seq: int) -> list[int]:
+        """The people a bot seeing ``view`` (taken at ``seq``) still waits for."""
+        if self._closed or self._latest > seq:
+            return []
+        return [
+            s
+            for s in view.to_act
+            if s in self.people
+            and s != view.turn
+            and s != view.seat
+            and self._passed.get(s, -1) < seq
+        ]
+
+    async def hold(self, view: pb.SeatView, seq: int) -> bool:
+        """Wait while a person may still take on this view; True when it waited."""
+        waited = False
+        while True:
+            change = self._change  # taken before the check, so no change slips between
+            if not self.waiting_for(view, seq):
+                return waited
+            waited = True
+            await change.wait()
+
+    def let_pass(self, seat: int, seq: int) -> None:
+        """``seat`` will not take on the view of ``seq``."""
+        self._passed[seat] = max(seq, self._passed.get(seat, -1))
+        self._changed()
+
+    def moved(self, seq: int) -> None:
+        """An event of ``seq`` happened: every view before it is gone."""
+        if seq > self._latest:
+            self._latest = seq
+            self._changed()
+
+    def close(self) -> None:
+        """The people left: nobody waits for them any more."""
+        self._closed = True
+        self._changed()
+
+    def _changed(self) -> None:
+        self._change.set()
+        self._change = asyncio.Event()
+
+
 def make_strategy(name: str, rules: RulesProfile | None = None) -> Strategy:
     if name == "random":
         return RandomBot()
@@ -278,13 +352,15 @@ async def run_bot(
     delay: float = 0.0,
     on_event: Callable[[StreamItem], None] | None = None,
     on_join: Callable[[SeatHandle], None] | None = None,
+    hold: Hold | None = None,
 ) -> BotResult:
     """Play a seat until the table's session is over.
 
     ``target`` is an address or an open ``Client`` (bots of one process share its
     channel).  The bot joins (``seat`` or the first free one), or with ``token`` takes
     back a seat it held.  With ``auto_start`` it deals once every seat is taken.  ``delay``
-    (seconds) paces it so that a person at the table can follow.
+    (seconds) paces it so that a person at the table can follow; ``hold`` (for example
+    ``TakeWindow.hold``) is awaited before each decision.
     """
     async with contextlib.AsyncExitStack() as stack:
         client = (
@@ -304,6 +380,7 @@ async def run_bot(
             delay,
             on_event,
             on_join,
+            hold,
         )
 
 
@@ -319,6 +396,7 @@ async def _run_bot(
     delay: float,
     on_event: Callable[[StreamItem], None] | None,
     on_join: Callable[[SeatHandle], None] | None,
+    hold: Hold | None,
 ) -> BotResult:
     if token:
         handle = await client.resume(table_id, token, name)
@@ -330,7 +408,7 @@ async def _run_bot(
     if isinstance(strategy, str):
         rules = RulesProfile.from_yaml((await client.get_ruleset(table.ruleset.id)).yaml)
         strategy = make_strategy(strategy, rules)
-    player = _Player(handle, strategy, random.Random(seed), delay)
+    player = _Player(handle, strategy, random.Random(seed), delay, hold)
     result = BotResult(handle.seat, name)
     if auto_start:
         await _start_if_full(handle)
@@ -376,12 +454,18 @@ class _Player:
     """One seat's decisions: at most one per seq, refreshed when it turns out stale."""
 
     def __init__(
-        self, handle: SeatHandle, strategy: Strategy, rng: random.Random, delay: float
+        self,
+        handle: SeatHandle,
+        strategy: Strategy,
+        rng: random.Random,
+        delay: float,
+        hold: Hold | None = None,
     ) -> None:
         self.handle = handle
         self.strategy = strategy
         self.rng = rng
         self.delay = delay
+        self.hold = hold
         self.decided = -1
         """The seq of the latest view this seat decided on (declining counts)."""
 
@@ -394,8 +478,11 @@ class _Player:
             seq, view = response.seq, response.view
             if seq <= self.decided:
                 return 0
+            may_act = response.HasField("view") and self.handle.seat in view.to_act
+            if may_act and self.hold is not None and await self.hold(view, seq):
+                continue  # somebody answered, or the table moved on: look again
             self.decided = seq
-            if not response.HasField("view") or self.handle.seat not in view.to_act:
+            if not may_act:
                 return 0
             action = self.strategy.choose(view, self.rng)
             if action is None:

@@ -24,7 +24,7 @@ from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
 from bhabhi_client.client import Client, SeatHandle, StreamItem
 from bhabhi_client.errors import RefereeError
 from bhabhi_client.game import BOT_NAMES, GameOptions, play_game
-from bhabhi_client.transcript import Narrator, Style
+from bhabhi_client.transcript import Narrator, Style, printable
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -57,8 +57,12 @@ def register(subparsers: Subparsers) -> None:
         "play",
         help="play Bhabhi in the terminal against bots",
         description="A game for one person against bots. Without --target a referee is "
-        "started in this process. Type a card (7h, 10S), p (pick up), t (take a hand), "
-        "rules, ? or q.",
+        "started in this process, and the game ends when you quit. Type a card (7h, 10S), "
+        "p (pick up), t (take a hand), rules, ? or q. Before each trick in which you may "
+        "take your neighbour's hand the game asks (t to take, Enter to let the leader "
+        "lead) and the bots wait for your answer, or on a clocked table for the leader's "
+        "time to run out. Your seat is marked with ▶; the Bhabhi counts so far follow "
+        "each hand.",
     )
     play.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
     play.add_argument("--rules", default="bhabho", metavar="ID", help="ruleset (default bhabho)")
@@ -67,6 +71,18 @@ def register(subparsers: Subparsers) -> None:
     play.add_argument("--table", default=None, metavar="ID", help="join this table instead")
     play.add_argument("--name", default="You", metavar="N", help="your name at the table")
     play.add_argument("--seat", type=int, default=None, metavar="S", help="your seat")
+    play.add_argument(
+        "--token",
+        default=None,
+        help="take your seat at --table back (quitting a game on --target prints it)",
+    )
+    play.add_argument(
+        "--bot-token",
+        action="append",
+        default=[],
+        metavar="TOKEN",
+        help="with --token: a seat the bots played before, played by a bot again (repeatable)",
+    )
     play.add_argument("--language", choices=LANGUAGES, default="en", help="refusal language")
     play.add_argument("--bots", choices=STRATEGIES, default="heuristic", help="the bots' play")
     play.add_argument(
@@ -154,7 +170,7 @@ def _run(coroutine: Any) -> int:
     try:
         result: int = asyncio.run(coroutine)
     except RefereeError as error:
-        print(f"bhabhi: {error}", file=sys.stderr)
+        print(f"bhabhi: {printable(str(error))}", file=sys.stderr)
         return 1
     except NoRefereeError as error:
         print(f"bhabhi: {error}", file=sys.stderr)
@@ -184,7 +200,7 @@ async def _bot_main(args: argparse.Namespace) -> int:
             narrator.me = handle.seat
             print(f"{name}: seat {handle.seat} of table {args.table}", flush=True)
             if not args.token:
-                print(f"token: {handle.token}", flush=True)
+                print(f"token: {printable(handle.token)}", flush=True)
 
         result = await run_bot(
             client,
@@ -233,14 +249,24 @@ async def _referee(target: str | None) -> AsyncIterator[str]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    if args.turn_time and args.table:
-        print(
-            "bhabhi: --turn-time sets the clock of a table play creates, not of one it joins "
-            "(--table)",
-            file=sys.stderr,
-        )
+    problem = _play_usage(args)
+    if problem:
+        print(f"bhabhi: {problem}", file=sys.stderr)
         return 2
     return _run(_play_main(args))
+
+
+def _play_usage(args: argparse.Namespace) -> str:
+    """What is wrong with ``play``'s options together; empty when nothing is."""
+    if args.turn_time and args.table:
+        return "--turn-time sets the clock of a table play creates, not of one it joins (--table)"
+    if args.token and not (args.table and args.target):
+        return "--token takes a seat back at a running referee: give --target and --table too"
+    if args.token and args.seat is not None:
+        return "--token already says which seat is yours: leave --seat out"
+    if args.bot_token and not args.token:
+        return "--bot-token goes with --token (your own seat)"
+    return ""
 
 
 async def _play_main(args: argparse.Namespace) -> int:
@@ -259,6 +285,9 @@ async def _play_main(args: argparse.Namespace) -> int:
             bot_delay=delay,
             options=options,
             turn_time=args.turn_time,
+            remote=args.target,
+            token=args.token,
+            bot_tokens=args.bot_token,
         )
 
 
@@ -282,8 +311,9 @@ async def _demo_main(args: argparse.Namespace) -> int:
     style = Style.for_stream(sys.stdout)
     async with _referee(args.target) as target, Client(target, timeout=30) as client:
         table = await client.create_table(args.rules, len(strategies), hands=args.hands)
-        title = table.ruleset.title.get("en", table.ruleset.id)
-        print(style.paint(f"{title}: table {table.table_id}, {len(strategies)} bots", "bold"))
+        title = printable(table.ruleset.title.get("en", table.ruleset.id))
+        heading = f"{title}: table {printable(table.table_id)}, {len(strategies)} bots"
+        print(style.paint(heading, "bold"))
         watcher = None
         if not args.quiet:
             narrator = Narrator(style=style)

@@ -11,7 +11,11 @@ On a clocked table the line above the prompt is the turn clock.  Input is a bloc
 ``readline`` whose echo the terminal owns, so the prompt line is never touched: on a
 terminal a task rewrites the clock line in place (save the cursor, one line up, rewrite,
 restore) for as long as nothing else was printed below it.  Elsewhere (a pipe, a file) the
-time left is printed once and not animated.
+time left is printed once and not animated, and once more when it runs low.
+
+Before a trick in which the person may take a hand (B9), the prompt asks whether to, and
+the bots wait for the answer (``TakeWindow``): a bot's lead would otherwise close the
+chance before a person has read the table.
 """
 
 from __future__ import annotations
@@ -28,12 +32,12 @@ from typing import Any, TextIO
 
 from bhabhi.referee.v1 import referee_pb2 as pb
 
-from bhabhi_client.bots import run_bot, take_target
+from bhabhi_client.bots import TakeWindow, run_bot, take_target
 from bhabhi_client.cards import Card, CardSyntaxError, format_action, parse_action
 from bhabhi_client.client import Client, SeatHandle, StreamItem, event_kind
 from bhabhi_client.errors import RefereeError
 from bhabhi_client.rules import RulesProfile
-from bhabhi_client.transcript import Narrator, Style
+from bhabhi_client.transcript import Narrator, Style, printable
 
 URGENT_SECONDS = 10
 """Under this many seconds left, the person's own clock turns urgent."""
@@ -48,8 +52,14 @@ Type a card to play it: 7h, 10S, qd (rank then suit; ♣♦♥♠ work too).
   t, take     take your neighbour's whole hand (when the rules allow it)
   v, view     show the table again        log   the last events again
   rules       the ruleset and its key options
-  ?, help     this text                  q     quit (the table stays)
-Legal cards are shown in [brackets]."""
+  ?, help     this text                  q     quit
+Legal cards are shown in [brackets]; your own seat is marked ▶.
+Before a trick in which you may take your neighbour's hand, the game asks: type t to
+take it, or press Enter to let the leader lead.  The bots wait for your answer (on a
+table with a turn clock, until the leader's time runs out: the referee then leads for it).
+After each hand the Bhabhi counts so far are shown (and the chips, where the rules have them).
+q on a referee this program started ends the game; on another one (--target) the table
+goes on, and the command that takes you back to your seat is printed."""
 
 
 @dataclass
@@ -99,14 +109,30 @@ def clock_line(
     me: int,
     name: str = "",
     style: Style | None = None,
+    take_offer: bool = False,
 ) -> str:
     """The clock of the seat the game waits for, at ``now`` (on the referee's clock, like
     the absolute ``deadline``); empty when there is no clock.  The person's own turn is
-    bold, and under ten seconds loud enough to be seen without colour."""
+    bold, and under ten seconds loud enough to be seen without colour.
+
+    ``take_offer``: the person is asked whether to take a hand before ``seat`` (named
+    ``name``) leads; the clock is the leader's, and so the time the person has to answer."""
     style = style or Style()
     if deadline is None or seat < 0:
         return ""
     left = deadline - now
+    if take_offer:
+        who = name or f"Seat {seat}"
+        if left <= 0:
+            return style.paint(f"Clock: time is up; the referee leads for {who}.", "bold", "red")
+        then = f"then the referee leads for {who}"
+        if math.ceil(left) < URGENT_SECONDS:
+            return style.paint(
+                f"Clock: HURRY, only {format_time_left(left)} left to decide; {then}!",
+                "bold",
+                "red",
+            )
+        return style.paint(f"Clock: {format_time_left(left)} left to decide; {then}.", "bold")
     if seat == me:
         if left <= 0:
             return style.paint("Clock: your time is up; the referee plays for you.", "bold", "red")
@@ -152,6 +178,8 @@ class _Clock:
     drawn: str = ""
     announced: float | None = None
     """The deadline whose clock was last printed for another seat."""
+    warned: float | None = None
+    """The deadline whose clock was last shown running low for the person's answer."""
 
 
 class TerminalGame:
@@ -164,7 +192,12 @@ class TerminalGame:
         options: GameOptions,
         *,
         table: pb.Table | None = None,
+        window: TakeWindow | None = None,
+        remote: str | None = None,
     ) -> None:
+        """``window``: the bots' take window, told what the person answers and sees;
+        ``remote``: the referee's address when it runs elsewhere (None: in this process,
+        so the game ends with the program)."""
         self.handle = handle
         self.rules = rules
         self.options = options
@@ -187,8 +220,13 @@ class TerminalGame:
         """The seq of the latest event shown."""
         self.waiting = False
         """True while the view shown is the table's latest and it waits for this seat."""
+        self.offer = False
+        """The view shown asks whether to take a hand before another seat leads (B9)."""
         self.prompted = -1
-        self.hint_seq = -1
+        self.window = window
+        self.remote = remote
+        self.bot_tokens: list[str] = []
+        """The credentials of the seats this program's bots play, to hand them back."""
         self.queue: asyncio.Queue[_Input] = asyncio.Queue()
 
     # --- output -------------------------------------------------------------------------------
@@ -200,10 +238,19 @@ class TerminalGame:
         self.clock.live = False
         print(text, file=self.out, flush=True)
 
-    def _prompt(self) -> None:
-        self._show_clock()
-        print(self.style.paint("Your move> ", "bold"), end="", file=self.out, flush=True)
+    def _prompt(self, now: float | None = None) -> None:
+        self._show_clock(now)
+        text = self._take_question() if self.offer else "Your move> "
+        print(self.style.paint(text, "bold"), end="", file=self.out, flush=True)
         self.prompt_open = True
+
+    def _take_question(self) -> str:
+        """``t to take Asha's hand of 3 cards, Enter to let Bilal lead> ``"""
+        view = self.view
+        if view is None:
+            return "Your move> "
+        leader = self.narrator.name(view.turn)
+        return f"t to take {self._take_note(view)}, Enter to let {leader} lead> "
 
     # --- the turn clock -------------------------------------------------------------------------
 
@@ -218,6 +265,7 @@ class TerminalGame:
             me=self.handle.seat,
             name=self.narrator.name(clock.seat) if clock.seat >= 0 else "",
             style=self.style,
+            take_offer=self.offer and clock.seat != self.handle.seat,
         )
 
     def _show_clock(self, now: float | None = None) -> None:
@@ -225,6 +273,16 @@ class TerminalGame:
         if text:
             self.say(text)
             self.clock.live, self.clock.drawn = True, text
+            if self._answer_is_urgent(now):
+                self.clock.warned = self.clock.deadline
+
+    def _answer_is_urgent(self, now: float | None = None) -> bool:
+        """The game waits for the person (a move or a take) and under ten seconds are left."""
+        clock = self.clock
+        if clock.deadline is None or clock.seat < 0 or not self._prompting:
+            return False
+        left = clock.deadline - ((time.time() if now is None else now) + clock.offset)
+        return left > 0 and math.ceil(left) < URGENT_SECONDS
 
     def _learn_clock(self, item: StreamItem, to_act: Sequence[int]) -> None:
         """The deadline an event carries, and (when one seat may act) whose it is."""
@@ -255,14 +313,22 @@ class TerminalGame:
         if clock.deadline is None:
             return
         local = time.time() if now is None else now
-        if clock.live:
+        if clock.live and self.animate:
             text = self.clock_text(local)
-            if self.animate and text != clock.drawn:
+            if text != clock.drawn:
                 # Save the cursor, go up to the clock line, rewrite it, come back: the
                 # prompt and whatever the player has typed after it stay as they are.
                 self.out.write(f"\0337\033[1A\r{text}\033[K\0338")
                 self.out.flush()
                 clock.drawn = text
+            return
+        if self._prompting:
+            # Off a terminal, or with lines printed below the prompt, the clock line is
+            # not kept current: say once more, with the prompt, when the time runs low.
+            if clock.warned != clock.deadline and self._answer_is_urgent(local):
+                self._prompt(local)
+            return
+        if clock.live:
             return
         waited = local - clock.since
         others = clock.seat >= 0 and clock.seat != self.handle.seat
@@ -283,18 +349,19 @@ class TerminalGame:
             self.tick()
 
     def render(self, view: pb.SeatView) -> list[str]:
-        """The table as the player sees it: the others, the trick, the hand, what is legal."""
+        """The table as the player sees it: every seat in play order from the player's own
+        (marked ▶), the trick, the hand, what is legal."""
         s, n = self.style, self.narrator
         lines = [
             s.paint(
                 f"── hand {view.hand_number + 1} · trick {view.trick_number + 1} · "
-                f"{self.rules.title_in(self.options.language)} "
+                f"{printable(self.rules.title_in(self.options.language))} "
                 f"· waste {view.waste_size} ──",
                 "dim",
             )
         ]
         seat = view.seat
-        for step in range(1, view.players):
+        for step in range(view.players):
             other = (seat + step * self.rules.step) % view.players
             label = f"{n.name(other)} (seat {other})"
             if view.out[other]:
@@ -305,7 +372,8 @@ class TerminalGame:
                 known = list(view.known_cards[other].cards) if other < len(view.known_cards) else []
                 if known:
                     status += f"   known: {s.cards(known)}"
-            lines.append(f"  {label:<22} {status}")
+            marker = "▶" if other == seat else " "
+            lines.append(f"{marker} {label:<22} {status}")
         if view.trick:
             played = " · ".join(f"{n.name(p.seat)} {s.card(p.card)}" for p in view.trick)
             lines.append(f"Trick (led {s.suit(view.led_suit)}): {played}")
@@ -320,7 +388,7 @@ class TerminalGame:
             may.append("play a [card]")
         if any(a.kind == pb.ACTION_KIND_PICK_UP for a in view.legal_actions):
             may.append("pick up (p)")
-        if any(a.kind == pb.ACTION_KIND_TAKE_HAND for a in view.legal_actions):
+        if _may_take(view):
             may.append(f"take {self._take_note(view)} (t)")
         if may:
             lines.append(f"You may {', or '.join(may)}.")
@@ -347,24 +415,19 @@ class TerminalGame:
         return self.style.paint(text, *colours)
 
     def _take_note(self, view: pb.SeatView) -> str:
-        """Whose hand a take would take: ``Asha's 3 cards``."""
+        """Whose hand a take would take: ``Asha's hand of 3 cards``."""
         target = take_target(list(view.out), view.seat, self.rules.take_step)
         if target < 0:
             return "a hand"
         count = view.hand_sizes[target]
-        return f"{self.narrator.name(target)}'s {count} card{'s' if count != 1 else ''}"
-
-    def _worth_a_hint(self, view: pb.SeatView) -> bool:
-        """Out of turn, a take is worth pointing out only when the neighbour is nearly out."""
-        if not any(a.kind == pb.ACTION_KIND_TAKE_HAND for a in view.legal_actions):
-            return False
-        target = take_target(list(view.out), view.seat, self.rules.take_step)
-        return target >= 0 and view.hand_sizes[target] <= 2
+        return f"{self.narrator.name(target)}'s hand of {count} card{'s' if count != 1 else ''}"
 
     # --- the loop -------------------------------------------------------------------------------
 
-    async def run(self, stdin: TextIO | None = None) -> int:
-        """Play until the session is over (0) or the player quits (0); 1 if the referee fails."""
+    async def run(self, stdin: TextIO | None = None, *, after_seq: int = 0) -> int:
+        """Play until the session is over (0) or the player quits (0); 1 if the referee fails.
+
+        ``after_seq``: narrate the events after it only (taking a seat back mid-session)."""
         loop = asyncio.get_running_loop()
 
         def put(item: _Input) -> None:
@@ -374,25 +437,27 @@ class TerminalGame:
 
         self.stdin = stdin or sys.stdin
         _start_reader(self.stdin, put)
-        events = asyncio.create_task(self._pump())
+        self.latest = after_seq
+        events = asyncio.create_task(self._pump(after_seq))
         ticker = asyncio.create_task(self._ticker()) if self.turn_time > 0 else None
         clocked = f"; {self.turn_time:g} s for each move" if self.turn_time else ""
         self.say(
-            f"{self.rules.title_in(self.options.language)}: you are seat {self.handle.seat}"
-            f"{clocked}. Type ? for help."
+            f"{printable(self.rules.title_in(self.options.language))}: you are seat "
+            f"{self.handle.seat}{clocked}. Type ? for help."
         )
         try:
             while True:
                 item = await self.queue.get()
                 if isinstance(item, _StreamEnd):
                     if item.error is not None:
-                        self.say(f"The game cannot go on: {item.error}")
+                        self.say(f"The game cannot go on: {printable(str(item.error))}")
                         return 1
                     return 0
                 if isinstance(item, _Eof):
                     if self.options.auto:
                         continue
-                    self.say("(end of input: leaving the game)")
+                    self.say("(end of input)")
+                    self.leave()
                     return 0
                 if isinstance(item, _Line):
                     self.prompt_open = self.clock.live = False  # its Enter ended the line
@@ -401,18 +466,29 @@ class TerminalGame:
                     continue
                 await self.show(item)
         finally:
+            if self.window is not None:
+                self.window.close()  # nobody is left to wait for
             events.cancel()
             if ticker is not None:
                 ticker.cancel()
+
+    def leave(self) -> None:
+        """Say what becomes of the table when the person leaves it."""
+        for line in leaving_lines(
+            self.handle, self.remote, clocked=self.turn_time > 0, bot_tokens=self.bot_tokens
+        ):
+            self.say(line)
 
     def bot_ended(self, task: asyncio.Task[Any]) -> None:
         """A bot's task ended: the game cannot go on if it failed."""
         if not task.cancelled() and task.exception() is not None:
             self.queue.put_nowait(_StreamEnd(task.exception()))
 
-    async def _pump(self) -> None:
+    async def _pump(self, after_seq: int) -> None:
         try:
-            async for item in self.handle.events():
+            async for item in self.handle.events(after_seq):
+                if self.window is not None:
+                    self.window.moved(item.seq)  # a bot waiting on an older view looks again
                 if isinstance(item, pb.Event) and item.HasField("time_left"):
                     # The deadline is on the referee's clock; the time left when sent tells
                     # how far ours is from it (network latency aside).
@@ -436,22 +512,26 @@ class TerminalGame:
             self.log.append(line)
             self.say(line)
         self.latest = item.seq
-        self.waiting = False
+        self.waiting = self.offer = False
         if isinstance(item, pb.Snapshot):
             to_act = list(item.view.to_act) if item.HasField("view") else []
         else:
             to_act = list(item.to_act)
         self._learn_clock(item, to_act)
-        if isinstance(item, pb.Event) and event_kind(item) == "session_over":
+        kind = event_kind(item) if isinstance(item, pb.Event) else ""
+        if kind == "session_over":
             return
+        if isinstance(item, pb.Event) and kind == "hand_over":
+            await self.show_score(item.hand_number + 1)
         if self.handle.seat in to_act:
             await self.look()
         if self.clock.deadline is not None and self.clock.seat < 0:
             await self._find_clock_seat()
 
     async def look(self, *, again: bool = False) -> None:
-        """Fetch the view; show it and prompt when it is this seat's turn and nothing newer
-        is still to be narrated (the view would be ahead of the log)."""
+        """Fetch the view; show it and prompt when it waits for this seat (its turn, or a
+        take before another seat leads) and nothing newer is still to be narrated (the view
+        would be ahead of the log).  ``again``: show the table whatever it waits for."""
         response = await self.handle.view()
         if response.HasField("view") and self.clock.deadline is not None and self.clock.seat < 0:
             self.clock.seat = response.view.turn
@@ -460,12 +540,9 @@ class TerminalGame:
         self.view, self.seq = response.view, response.seq
         view = response.view
         self.waiting = view.seat in view.to_act
-        if view.turn != view.seat:
-            if not again and response.seq > self.hint_seq and self._worth_a_hint(view):
-                self.hint_seq = response.seq
-                note = f"(you may take {self._take_note(view)} now: type t)"
-                self.say(self.style.paint(note, "cyan"))
-            elif again:
+        self.offer = self.waiting and view.turn != view.seat and _may_take(view)
+        if not self._prompting:
+            if again:
                 for line in self.render(view):
                     self.say(line)
                 self._show_clock()
@@ -473,12 +550,13 @@ class TerminalGame:
         if response.seq <= self.prompted and not again:
             return
         self.prompted = response.seq
-        for line in self.render(view):
-            self.say(line)
+        if again or not self.offer:  # the question before a trick is one line
+            for line in self.render(view):
+                self.say(line)
         self._prompt()
         if self.options.auto:
-            choice = _first_legal(view)
-            if choice:
+            choice = "" if self.offer else _first_legal(view)
+            if choice or self.offer:
                 self.prompt_open = False  # the answer goes after the prompt, as if typed
                 self.say(choice)
                 await self.command(choice)
@@ -488,8 +566,11 @@ class TerminalGame:
         word = text.strip()
         lower = word.lower()
         if lower in ("q", "quit", "exit"):
-            self.say(f"Leaving; the table {self.handle.table_id} goes on without you.")
+            self.leave()
             return False
+        if lower == "" and self.offer:
+            self.let_lead()
+            return True
         if lower in ("?", "h", "help"):
             self.say(HELP)
         elif lower == "rules":
@@ -503,29 +584,55 @@ class TerminalGame:
         else:
             await self.act(word)
             return True
-        if self._my_turn:
+        if self._prompting:
             self._prompt()  # the table still waits for this seat
         return True
 
     @property
-    def _my_turn(self) -> bool:
-        return self.waiting and self.view is not None and self.view.turn == self.view.seat
+    def _prompting(self) -> bool:
+        """The view shown waits for the person: a move, or whether to take a hand."""
+        if not self.waiting or self.view is None:
+            return False
+        return self.offer or self.view.turn == self.view.seat
+
+    def let_lead(self) -> None:
+        """Enter at the question before a trick: no take; the bots may go on."""
+        self.offer = False
+        if self.window is not None:
+            self.window.let_pass(self.handle.seat, self.seq)
+
+    async def show_score(self, played: int) -> None:
+        """After ``played`` hands: the Bhabhi counts so far (the table's), unless the
+        session is over (its result follows)."""
+        try:
+            table = await self.handle.client.get_table(self.handle.table_id)
+        except RefereeError as error:
+            self.say(f"(no score: {printable(str(error))})")
+            return
+        if table.status == pb.TABLE_STATUS_FINISHED:
+            return
+        score = self.narrator.score_lines(
+            table, played, chips=self.rules.session_chips, session_hands=self.rules.session_hands
+        )
+        for line in score:
+            self.log.append(line)
+            self.say(line)
 
     def show_rules(self) -> None:
         language = self.options.language
-        self.say(self.style.paint(f"{self.rules.title_in(language)} ({self.rules.id})", "bold"))
-        description = self.rules.description_in(language)
-        if description:
-            self.say(description)
+        title = printable(f"{self.rules.title_in(language)} ({self.rules.id})")
+        self.say(self.style.paint(title, "bold"))
+        for line in self.rules.description_in(language).splitlines():
+            self.say(printable(line))
         for line in self.rules.summary_lines():
-            self.say(f"  • {line}")
+            self.say(f"  • {printable(line)}")
 
     async def act(self, text: str) -> None:
         try:
             action = parse_action(text)
         except CardSyntaxError as error:
             self.say(self.style.paint(str(error), "yellow"))
-            if self._my_turn:
+            if self._prompting:
                 self._prompt()
             return
         if not self.waiting:
@@ -534,9 +641,8 @@ class TerminalGame:
         try:  # decided on the view shown: if the table moved on since, the referee says so
             await self.handle.act(action, expected_seq=self.seq)
         except RefereeError as error:
-            self.say(
-                self.style.paint(f"Refused: {error.localized(self.options.language)}", "yellow")
-            )
+            refusal = printable(error.localized(self.options.language))
+            self.say(self.style.paint(f"Refused: {refusal}", "yellow"))
             if error.legal_actions:
                 legal = ", ".join(self.style.card(a) for a in error.legal_actions)
                 self.say(f"Legal now: {legal}")
@@ -546,11 +652,39 @@ class TerminalGame:
                 self._prompt()
 
 
+def leaving_lines(
+    handle: SeatHandle, remote: str | None, *, clocked: bool, bot_tokens: Sequence[str] = ()
+) -> list[str]:
+    """What becomes of the table when the person leaves: on a referee this program runs
+    (``remote`` None) the game ends with it; on another one the table goes on, and the
+    seats' credentials take them back (``bhabhi play --token``) or give the person's seat to
+    a bot (``bhabhi bot --token``)."""
+    if remote is None:
+        return ["You leave the game. Its referee ran inside this program, so the game ends here."]
+    table = printable(handle.table_id)
+    where = f"--target {printable(remote)} --table {table}"
+    bots = "".join(f" --bot-token {printable(token)}" for token in bot_tokens)
+    token = printable(handle.token)
+    return [
+        f"You leave the game; table {table} goes on at {printable(remote)} without you"
+        + (" and without this program's bots." if bot_tokens else "."),
+        "Its turn clock plays for the empty seats when their time runs out."
+        if clocked
+        else "It has no turn clock: it waits until somebody plays those seats again.",
+        f"To sit down again: bhabhi play {where} --token {token}{bots}",
+        f"To let a bot play your seat: bhabhi bot {where} --token {token}",
+    ]
+
+
 def _failure(tasks: Sequence[asyncio.Task[Any]]) -> BaseException | None:
     for task in tasks:
         if task.done() and not task.cancelled() and task.exception() is not None:
             return task.exception()
     return None
+
+
+def _may_take(view: pb.SeatView) -> bool:
+    return any(a.kind == pb.ACTION_KIND_TAKE_HAND for a in view.legal_actions)
 
 
 def _first_legal(view: pb.SeatView) -> str:
@@ -606,23 +740,34 @@ async def play_game(
     options: GameOptions,
     stdin: TextIO | None = None,
     turn_time: float = 0.0,
+    remote: str | None = None,
+    token: str | None = None,
+    bot_tokens: Sequence[str] = (),
 ) -> int:
     """Create (or join) a table, fill the free seats with bots, deal, and play.
 
-    ``turn_time``: seconds for each move at a table created here (0: no clock)."""
+    ``turn_time``: seconds for each move at a table created here (0: no clock).
+    ``remote``: the referee's address when this program does not run it (what the person
+    is told on leaving).  ``token`` takes the person's seat at ``table_id`` back, and
+    ``bot_tokens`` the seats the bots of an earlier game there played."""
     if table_id is None:
         table = await client.create_table(rules_id, players, hands=hands, turn_time=turn_time)
         table_id = table.table_id
-    handle = await client.join(table_id, name, seat)
+    if token:
+        handle = await client.resume(table_id, token, name)
+    else:
+        handle = await client.join(table_id, name, seat)
     table = await client.get_table(table_id)
     free = [s.seat for s in table.seats if not s.taken]
+    seats: list[tuple[int | None, str | None]] = [(s, None) for s in free]
+    seats += [(None, bot_token) for bot_token in bot_tokens]
+    window = TakeWindow([handle.seat])
+    bot_handles: list[SeatHandle] = []
     joined = asyncio.Event()
-    count = 0
 
-    def on_join(_: SeatHandle) -> None:
-        nonlocal count
-        count += 1
-        if count == len(free):
+    def on_join(bot: SeatHandle) -> None:
+        bot_handles.append(bot)
+        if len(bot_handles) == len(seats):
             joined.set()
 
     tasks = [
@@ -632,13 +777,15 @@ async def play_game(
                 table_id,
                 BOT_NAMES[i % len(BOT_NAMES)],
                 bots,
-                seat=s,
+                seat=bot_seat,
+                token=bot_token,
                 auto_start=False,
                 delay=bot_delay,
                 on_join=on_join,
+                hold=window.hold,
             )
         )
-        for i, s in enumerate(free)
+        for i, (bot_seat, bot_token) in enumerate(seats)
     ]
     try:
         if tasks:  # wait until every bot sits, or one of them failed to
@@ -652,10 +799,13 @@ async def play_game(
         if table.status == pb.TABLE_STATUS_OPEN:
             table = await handle.start()
         rules = RulesProfile.from_yaml((await client.get_ruleset(table.ruleset.id)).yaml)
-        game = TerminalGame(handle, rules, options, table=table)
+        game = TerminalGame(handle, rules, options, table=table, window=window, remote=remote)
+        game.bot_tokens = [bot.token for bot in bot_handles]
         for task in tasks:  # a bot that fails would leave the game waiting for it for ever
             task.add_done_callback(game.bot_ended)
-        return await game.run(stdin)
+        # Back at a table mid-session: from its latest event, which carries the turn clock.
+        after = max(0, table.last_seq - 1) if token else 0
+        return await game.run(stdin, after_seq=after)
     finally:
         for task in tasks:
             task.cancel()

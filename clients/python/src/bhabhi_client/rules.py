@@ -42,6 +42,8 @@ class RulesProfile:
     two_left_pickup_loses: bool = False
     trump: str = "none"
     session_hands: int | None = 10
+    session_chips: int = 0
+    """C15: chips each Bhabhi puts in the pot (0: no chips)."""
     raw: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -64,6 +66,7 @@ class RulesProfile:
         base = cls()
         ranks = deck.get("ranks")
         hands = session.get("hands", base.session_hands)
+        chips = session.get("chips", base.session_chips)
         return cls(
             id=text(data, "id", "?"),
             title=_texts(data.get("title")),
@@ -83,6 +86,7 @@ class RulesProfile:
             two_left_pickup_loses=bool(end.get("two_left_pickup_loses", False)),
             trump=text(data, "trump", base.trump),
             session_hands=int(hands) if isinstance(hands, int) else None,
+            session_chips=chips if isinstance(chips, int) and chips > 0 else 0,
             raw=dict(data),
         )
 
@@ -165,6 +169,11 @@ class RulesProfile:
             lines.append("Trump: the suit of the first card played by a player who cannot follow.")
         if self.session_hands:
             lines.append(f"A session is {self.session_hands} hands (unless the table says less).")
+        if self.session_chips:
+            lines.append(
+                f"Chips: each Bhabhi puts {self.session_chips} in the pot; whoever was the "
+                "Bhabhi the fewest times takes it at the end."
+            )
         return lines
 
     @property

@@ -3,6 +3,11 @@
 The terminal game's log, ``bhabhi demo-hand``'s transcript and a bot's ``--verbose``
 output are the same sentences, so they are written once here.  Colour follows the usual
 conventions: only on a terminal, never when ``NO_COLOR`` is set to anything non-empty.
+
+Text that comes from a referee (players' names, refusals, a ruleset's title, anything a
+newer referee may send) goes through ``printable`` before it reaches the screen: a name
+holding a newline or an escape sequence could otherwise forge lines of the game or drive
+the terminal.
 """
 
 from __future__ import annotations
@@ -29,6 +34,16 @@ TERMINATIONS = {
 }
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would not simply show (newlines, escape,
+    other C0 and C1 controls, DEL, bidi overrides, zero-width characters) written as its
+    Python escape (``\\n``, ``\\x1b``, ``\\u202e``), so that it shows on one line and only
+    as text."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
 @dataclass(frozen=True, slots=True)
 class Style:
     """ANSI styling, or none at all."""
@@ -53,14 +68,14 @@ class Style:
         try:
             card = Card.parse(text)
         except CardSyntaxError:
-            return text
+            return printable(text)
         return self.paint(card.symbol, *(("red", *styles) if card.red else styles))
 
     def cards(self, texts: Iterable[str]) -> str:
         return " ".join(self.card(t) for t in texts)
 
     def suit(self, letter: str) -> str:
-        symbol = SUIT_SYMBOLS.get(letter, letter)
+        symbol = SUIT_SYMBOLS.get(letter) or printable(letter)
         return self.paint(symbol, "red") if letter in "DH" and letter else symbol
 
 
@@ -75,15 +90,43 @@ class Narrator:
     """How to order a dealt hand (``RulesProfile.sort_key``); as dealt when None."""
 
     def name(self, seat: int) -> str:
+        """``You``, the player's name as it may be shown, or ``Seat 3``."""
         if seat == self.me:
             return "You"
-        return self.names.get(seat) or f"Seat {seat}"
+        return printable(self.names.get(seat) or f"Seat {seat}")
 
     def learn(self, table: pb.Table) -> None:
         """Take the players' names from a table message."""
         for seat in table.seats:
             if seat.taken and seat.player_name:
                 self.names[seat.seat] = seat.player_name
+
+    def score_lines(
+        self,
+        table: pb.Table,
+        played: int,
+        *,
+        chips: int = 0,
+        session_hands: int | None = None,
+    ) -> list[str]:
+        """The running score after ``played`` hands, from the table's seats: each seat's
+        Bhabhi count so far and, where each Bhabhi puts ``chips`` in the pot (C15), what is
+        in it.  ``session_hands``: the ruleset's length of a session, for a table that sets
+        none (the table's next hand may be dealt already, so its count is not used)."""
+        self.learn(table)
+        counts = {seat.seat: seat.bhabhi_count for seat in table.seats}
+        hands = table.hands or session_hands
+        after = f"after hand {played} of {hands}" if hands else f"after hand {played}"
+        shown = " · ".join(f"{self.name(seat)} {count}" for seat, count in sorted(counts.items()))
+        lines = [self.style.paint(f"Bhabhi so far, {after}: {shown}.", "bold")]
+        if chips:
+            paid = ", ".join(f"{self.name(s)} {n * chips}" for s, n in sorted(counts.items()) if n)
+            pot = sum(counts.values()) * chips
+            lines.append(
+                f"Chips in the pot: {pot}{f' (paid by {paid})' if paid else ''}; whoever was "
+                "the Bhabhi the fewest times takes it at the end."
+            )
+        return lines
 
     def _says(self, seat: int, you: str, other: str) -> str:
         """``You lead`` / ``Asha leads``: the verb agrees with who does it."""
@@ -180,7 +223,7 @@ class Narrator:
             "hand_taken": "their hand was taken",
             "waste_empty": "nothing left to draw",
             "two_left_pickup": "the other must pick up",
-        }.get(e.how, e.how)
+        }.get(e.how, printable(e.how))
         if e.seat == self.me:
             how = how.replace("their", "your")
         return [self.style.paint(f"{self._says(e.seat, 'are', 'is')} safe ({how}).", "green")]
