@@ -78,7 +78,7 @@ from bhabhi.referee.v1 import referee_pb2 as pb
 from bhabhi.referee.v1 import referee_pb2_grpc as rpc
 from bhabhi_client.errors import RefereeError
 
-from referee.server.drill import free_port
+from referee.ops.drill import free_port
 
 RULESET = "bhabho"
 SEATS = 4

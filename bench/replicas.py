@@ -45,8 +45,8 @@ from bench.referee import (
     cpus_busy,
     split,
 )
-from referee.server.drill import free_port
-from referee.server.store_postgres import redact, scratch_schema
+from referee.ops.drill import free_port
+from referee.server.store.postgres import redact, scratch_schema
 
 DEFAULT_POSTGRES = "postgresql://127.0.0.1:5432/test"
 

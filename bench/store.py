@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from referee.server.store import CommandRecord, Store, TableRecord
-from referee.server.store_sqlite import SqliteStore
+from referee.server.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 PAYLOAD = {"seat": 2, "card": "7H", "clock_ms": 28_500}
@@ -106,7 +106,7 @@ async def _appends(store: Store, writers: int, appends: int, first: int = 1) -> 
 def _postgres(url: str, writers: int, appends: int, pool: int) -> int:
     import psycopg
 
-    from referee.server.store_postgres import PostgresStore, redact, with_schema
+    from referee.server.store.postgres import PostgresStore, redact, with_schema
 
     schema = f"bhabhi_bench_{secrets.token_hex(4)}"
     with psycopg.connect(url, autocommit=True) as admin:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES: tuple[str, ...] = (
     "referee.ruleset.commands",
     "referee.server.commands",
-    "referee.server.drill",
+    "referee.ops.drill",
     "bhabhi_client.commands",
     "referee.conformance.commands",
     "referee.conformance.verify_deal",

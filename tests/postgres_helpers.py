@@ -21,7 +21,7 @@ from typing import NoReturn
 import psycopg
 import pytest
 
-from referee.server.store_postgres import PostgresUnreachable, scratch_schema
+from referee.server.store.postgres import PostgresUnreachable, scratch_schema
 
 DEFAULT_URL = "postgresql://127.0.0.1:5432/test"
 URL_VARIABLE = "BHABHI_TEST_POSTGRES"

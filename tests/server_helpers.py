@@ -33,12 +33,13 @@ from referee.cards import Card, card_str, cards_in, parse_card
 from referee.conformance.runner import EngineAdapter, case_ruleset, run_case
 from referee.engine import Action, Hand
 from referee.engine.types import CardPlayed, IllegalPlayPenalised
+from referee.ops.drill import Replica as ServingReplica
+from referee.reasons import Reason
 from referee.server.app import RefereeServer, Tls, create_server
-from referee.server.drill import Replica as ServingReplica
 from referee.server.errors import LANGUAGES, MESSAGES
 from referee.server.limits import Limits
 from referee.server.store import Store
-from referee.server.store_memory import MemoryStore
+from referee.server.store.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[1]
 DOMAIN = "referee.bhabhi"
@@ -121,6 +122,11 @@ class Referee:
         return self.server
 
 
+TEST_LIMITS = Limits(tables_per_minute=0, min_turn_time=0.1)
+"""The defaults, but for what a test needs: many tables created at once from one address,
+and turn clocks short enough to run out during a test."""
+
+
 @contextlib.asynccontextmanager
 async def referee(
     *,
@@ -142,7 +148,7 @@ async def referee(
         test_mode=test_mode,
         allow_register=allow_register,
         tls=tls,
-        limits=limits,
+        limits=TEST_LIMITS if limits is None else limits,
         keep_finished=keep_finished,
     )
     ref = Referee(port, server)
@@ -419,7 +425,7 @@ def check_refusal(refused: Refused, code: grpc.StatusCode, reason: str, language
     assert (refused.code, refused.reason) == (code, reason), refused
     assert refused.domain == DOMAIN
     assert set(refused.localized) == set(LANGUAGES), refused.localized
-    templates = dict(zip(LANGUAGES, MESSAGES[reason][1:], strict=True))
+    templates = dict(zip(LANGUAGES, MESSAGES[Reason(reason)][1:], strict=True))
     for lang, text in refused.localized.items():
         assert text.strip(), f"empty {lang} message for {reason}"
         assert not PLACEHOLDER.search(text), f"unfilled placeholder in {text!r}"
@@ -699,3 +705,29 @@ class ServerProcess:
         if self.replica is not None and self.process.returncode is None:
             self.process.kill()
             await self.process.wait()
+
+
+# --- which refusal reasons the tests reach ---------------------------------------------
+
+DECLARED: dict[str, frozenset[str]] = {}
+
+
+def covers(
+    *reasons: str,
+) -> Callable[[Callable[..., Coroutine[Any, Any, None]]], Callable[..., Coroutine[Any, Any, None]]]:
+    """Declare the reasons a test reaches; the test fails unless it checks exactly those."""
+
+    def decorate(
+        test: Callable[..., Coroutine[Any, Any, None]],
+    ) -> Callable[..., Coroutine[Any, Any, None]]:
+        DECLARED[test.__name__] = frozenset(reasons)
+
+        @functools.wraps(test)
+        async def checked(*args: Any, **kwargs: Any) -> None:
+            with reasons_seen() as seen:
+                await test(*args, **kwargs)
+            assert seen == set(reasons), f"declared {sorted(reasons)}, checked {sorted(seen)}"
+
+        return checked
+
+    return decorate

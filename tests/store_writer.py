@@ -11,7 +11,7 @@ import asyncio
 import sys
 
 from referee.server.store import CommandRecord, TableRecord
-from referee.server.store_sqlite import SqliteStore
+from referee.server.store.sqlite import SqliteStore
 
 
 async def main(path: str, tables: int) -> None:

@@ -27,7 +27,7 @@ from bhabhi_client.rules import RulesProfile
 
 try:
     from referee.server.app import create_server
-    from referee.server.store_memory import MemoryStore
+    from referee.server.store.memory import MemoryStore
 except ImportError:  # pragma: no cover - only while the referee is being written
     pytestmark = pytest.mark.skip(reason="the referee (referee.server.app) is not importable")
 

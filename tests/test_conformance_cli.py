@@ -24,7 +24,6 @@ import yaml
 from referee.cli import main
 from referee.conformance import mutants
 from referee.conformance.coverage import CLAUSES, is_clause
-from referee.conformance.export import export_hand
 from referee.conformance.runner import (
     STATE_CHECKS,
     EngineAdapter,
@@ -34,6 +33,7 @@ from referee.conformance.runner import (
     validate_case,
 )
 from referee.engine import Hand
+from referee.engine.record import export_hand
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.sim.bots import RandomBot
 from referee.sim.play import play_hand

@@ -27,7 +27,6 @@ import pytest
 import yaml
 from bhabhi.referee.v1 import referee_pb2 as pb
 
-from referee.conformance.export import export_hand
 from referee.conformance.remote import RemoteAdapter, _Streams
 from referee.conformance.runner import (
     Adapter,
@@ -37,10 +36,11 @@ from referee.conformance.runner import (
     run_case,
 )
 from referee.engine import Hand
+from referee.engine.record import export_hand
 from referee.engine.types import PickedUp
 from referee.ruleset.loader import load_ruleset, load_ruleset_text
 from referee.server.app import RefereeServer, create_server
-from referee.server.store_memory import MemoryStore
+from referee.server.store.memory import MemoryStore
 
 T = TypeVar("T")
 

@@ -24,9 +24,9 @@ from server_helpers import Inbox, collect_stream, random_step, referee, run_asyn
 
 from referee.cards import parse_card
 from referee.cli import main
-from referee.conformance.export import export_hand
 from referee.conformance.runner import validate_case
 from referee.engine import Hand
+from referee.engine.record import export_hand
 from referee.ruleset.loader import load_ruleset, load_ruleset_text
 from referee.ruleset.model import Ruleset
 from referee.sim.bots import RandomBot

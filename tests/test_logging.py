@@ -30,7 +30,7 @@ from server_helpers import (
     seat_table,
 )
 
-from referee.server.drill import LISTENING, free_port
+from referee.ops.drill import LISTENING, free_port
 from referee.server.observe import LOGGERS, JsonFormatter, TextFormatter, configure_logging
 
 
@@ -65,7 +65,7 @@ def test_json_lines_have_the_fields_and_what_extra_gave(restore_logging: None) -
     logging.getLogger("bhabhi.referee").info(
         "seat %d joined", 2, extra={"table_id": "t1", "seat": 2, "path": Path("/x")}
     )
-    logging.getLogger("referee.server.store_postgres").debug("listening again")
+    logging.getLogger("referee.server.store.postgres").debug("listening again")
     try:
         raise ValueError("broken\nacross lines")
     except ValueError:
@@ -82,7 +82,7 @@ def test_json_lines_have_the_fields_and_what_extra_gave(restore_logging: None) -
         "seat": 2,
         "path": "/x",  # what JSON cannot hold, as text
     }
-    assert (store["level"], store["logger"]) == ("DEBUG", "referee.server.store_postgres")
+    assert (store["level"], store["logger"]) == ("DEBUG", "referee.server.store.postgres")
     assert failed["level"] == "ERROR" and "ValueError: broken\nacross lines" in failed["exc"]
 
 

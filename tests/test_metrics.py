@@ -29,7 +29,7 @@ from server_helpers import (
 
 from referee.server.app import RefereeServer, create_server
 from referee.server.observe import MOVE_KINDS, Metrics
-from referee.server.store_memory import MemoryStore
+from referee.server.store.memory import MemoryStore
 
 
 def sample(server: RefereeServer, name: str, **labels: str) -> float | None:
@@ -87,6 +87,7 @@ async def test_moves_refusals_latency_and_tables_are_counted_exactly() -> None:
             "deal": 0.0,  # the first hand is dealt by the start; "deal" is for the next
             "action": 1.0,
             "timeout": 0.0,
+            "close": 0.0,  # an open table nobody came to
         }
         refusals = {
             ("SubmitAction", "not_your_turn"): 1.0,

@@ -267,7 +267,7 @@ async def test_an_unclocked_game_shows_no_clock() -> None:
 
 def test_bhabhi_play_turn_time_prints_the_time_left_once_per_turn_off_a_terminal() -> None:
     env = {**os.environ, "NO_COLOR": "1"}
-    command = [sys.executable, "-m", "referee", "play", "--turn-time", "0.5", "--players", "3"]
+    command = [sys.executable, "-m", "referee", "play", "--turn-time", "1", "--players", "3"]
     command += ["--hands", "1", "--bot-delay", "0", "--name", "Tester", "--seat", "0"]
     process = subprocess.Popen(
         command,
@@ -302,7 +302,7 @@ def test_bhabhi_play_turn_time_prints_the_time_left_once_per_turn_off_a_terminal
             process.kill()
             process.wait()
     text = "".join(lines)
-    assert "you are seat 0; 0.5 s for each move. Type ? for help." in text
+    assert "you are seat 0; 1 s for each move. Type ? for help." in text
     assert "Clock: HURRY, only 1 s left for your move!\nYour move> \n" in text
     assert "Out of time: the referee played " in text and " for you.\n" in text
     assert "\033" not in text  # not a terminal: no colour, no redraw

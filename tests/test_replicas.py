@@ -41,10 +41,10 @@ from server_helpers import (
     without_time_left,
 )
 
-from referee.server import tables
 from referee.server.store import Store
-from referee.server.store_memory import MemoryStore
-from referee.server.store_postgres import PostgresStore
+from referee.server.store.memory import MemoryStore
+from referee.server.store.postgres import PostgresStore
+from referee.server.table import replicas as tables
 
 DEAL = [  # bhabho, 4 seats: 13 cards each, A♠ with seat 0
     "AS 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC",
@@ -244,7 +244,7 @@ async def test_replicas_that_hear_no_news_still_answer_right(backend: str) -> No
     async with replicas(backend, 2) as (a, b):
         seated = await spread_table([a, b])
         for ref in (a, b):  # news arrives, and is dropped
-            ref.running.referee._follow = _ignore  # type: ignore[method-assign, assignment]
+            ref.running.referee.ledger.follow = _ignore  # type: ignore[method-assign, assignment]
         view = await seated.spectate()
         mover = seated.players[view.view.turn]
         on_a = Player(a.connect(), *_who(mover))

@@ -28,7 +28,7 @@ from server_helpers import (
 )
 
 from referee.server.app import Tls
-from referee.server.store_memory import MemoryStore
+from referee.server.store.memory import MemoryStore
 
 SERVICES = (
     "bhabhi.referee.v1.RulesetService",

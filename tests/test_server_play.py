@@ -25,8 +25,6 @@ from server_helpers import (
     without_time_left,
 )
 
-from referee.server import tables
-
 BHABHO_DEAL = ["AS 2H 3H", "KS 4H 5D", "QS 6H 7D", "JS 8H 9C"]
 # Pick-up, three seats, counterclockwise (0, 2, 1).
 PICKUP_DEAL = ["AS 5S 9H", "2S 3S 7C QC", "4C KH"]
@@ -127,39 +125,20 @@ async def test_a_resumed_stream_has_no_gap_and_no_duplicate() -> None:
 
 
 @run_async
-async def test_a_watcher_far_behind_gets_a_snapshot_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "SNAPSHOT_AFTER", 10)
+async def test_a_watcher_far_behind_gets_the_whole_history_from_the_first_seq() -> None:
     async with referee() as ref:
         seated = await seat_table(ref, "pickup", 3)
         rng = random.Random(5)
         await play_until(seated, 25, rng)
-        table = await seated.table()
-        last = table.last_seq
-        p2 = seated.players[2]
-        # Exactly SNAPSHOT_AFTER behind: the events themselves.
-        call = p2.watch(last - 10)
-        items = await drain_stream(call, last)
-        call.cancel()
-        assert [i.event.seq for i in items] == list(range(last - 9, last + 1))
-        # One more behind: a snapshot of now, then what follows, live.
-        for watcher, view in ((p2.watch(last - 11), await p2.view()), (None, None)):
-            call = watcher if watcher is not None else seated.spectator_watch(0)
-            first = await call.read()
-            assert first.WhichOneof("item") == "snapshot"
-            snapshot = first.snapshot
-            assert snapshot.seq == last and snapshot.table == table
-            if view is not None:
-                assert view.seq == last and snapshot.view == view.view
-            else:
-                assert snapshot.view.seat == -1 and not snapshot.view.hand
-            step = await random_step(seated, rng)
-            assert step is not None
-            following = await call.read()
-            assert following.WhichOneof("item") == "event"
-            assert following.event.seq == last + 1
+        last = (await seated.table()).last_seq
+        for seat in (2, None):  # a seat, and a spectator
+            call = seated.players[2].watch(0) if seat is not None else seated.spectator_watch(0)
+            items = await drain_stream(call, last)
             call.cancel()
-            last = (await seated.table()).last_seq
-            table = await seated.table()
+            assert all(i.WhichOneof("item") == "event" for i in items)
+            assert [i.event.seq for i in items] == list(range(1, last + 1))
+            if seat is not None:
+                assert [without_time_left(i.event) for i in items] == await full_log(seated, seat)
 
 
 # --- the turn clock --------------------------------------------------------------------------

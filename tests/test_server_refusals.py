@@ -13,9 +13,9 @@ of ``errors.MESSAGES`` but those the API cannot reach (``UNREACHABLE``, with the
 from __future__ import annotations
 
 import asyncio
-import functools
+import importlib
 import subprocess
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from server_helpers import (
     BHABHO_DEAL,
+    DECLARED,
     GERMAN,
     PICKUP,
     TAKE,
@@ -36,9 +37,9 @@ from server_helpers import (
     bearer,
     bhabhi_command,
     check_refusal,
+    covers,
     legal,
     play,
-    reasons_seen,
     referee,
     refusal_of,
     refused,
@@ -49,7 +50,8 @@ from server_helpers import (
 from referee.server.errors import MESSAGES
 from referee.server.limits import Limits
 from referee.server.store import CommandRecord, ConflictError, StoreError
-from referee.server.store_memory import MemoryStore
+from referee.server.store.memory import MemoryStore
+from referee.server.table import TableStatus
 
 Code = grpc.StatusCode
 
@@ -58,31 +60,9 @@ UNREACHABLE = {
     "same locked command, so no action ever meets a finished hand",
 }
 
-DECLARED: dict[str, frozenset[str]] = {}
-
-
-def covers(
-    *reasons: str,
-) -> Callable[[Callable[..., Coroutine[Any, Any, None]]], Callable[..., Coroutine[Any, Any, None]]]:
-    """Declare the reasons a test reaches; the test fails unless it checks exactly those."""
-
-    def decorate(
-        test: Callable[..., Coroutine[Any, Any, None]],
-    ) -> Callable[..., Coroutine[Any, Any, None]]:
-        DECLARED[test.__name__] = frozenset(reasons)
-
-        @functools.wraps(test)
-        async def checked(*args: Any, **kwargs: Any) -> None:
-            with reasons_seen() as seen:
-                await test(*args, **kwargs)
-            assert seen == set(reasons), f"declared {sorted(reasons)}, checked {sorted(seen)}"
-
-        return checked
-
-    return decorate
-
 
 def test_every_reason_is_covered() -> None:
+    importlib.import_module("test_server_hardening")  # its tests declare reasons too
     covered = frozenset().union(*DECLARED.values())
     assert covered | set(UNREACHABLE) == set(MESSAGES), sorted(set(MESSAGES) - covered)
     assert not covered & set(UNREACHABLE)
@@ -707,7 +687,7 @@ async def test_a_referee_hosts_at_most_max_tables_open_or_in_play() -> None:
         assert refusal.metadata["limit"] == "2"
         assert await ref.tables.ListTables(pb.ListTablesRequest()) == listed  # nothing made
         # A finished session frees its place: play the first table to its end.
-        ref.running.referee.tables[first.table_id].status = "finished"
+        ref.running.referee.tables[first.table_id].status = TableStatus.FINISHED
         assert (await create(())).table.table_id
 
 
@@ -719,7 +699,7 @@ async def test_a_seat_acting_faster_than_its_rate_is_told_how_long_to_wait() -> 
     wait it is served again.  Each seat has its own allowance."""
     clock = [1000.0]
     async with referee(test_mode=True, limits=Limits(actions_per_second=2, action_burst=1)) as ref:
-        ref.running.referee._monotonic = lambda: clock[0]
+        ref.running.referee.gate._monotonic = lambda: clock[0]
         seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
         p0, p1 = seated.players[:2]  # p0 holds the A of spades and leads
         seq = (await p1.view()).seq

@@ -31,8 +31,7 @@ import psycopg
 import pytest
 from postgres_helpers import fresh_postgres_schema, schema_of
 
-from referee.server import store_postgres
-from referee.server.drill import free_port
+from referee.ops.drill import free_port
 from referee.server.store import (
     CommandRecord,
     ConflictError,
@@ -41,10 +40,11 @@ from referee.server.store import (
     StoreError,
     TableRecord,
 )
-from referee.server.store_memory import MemoryStore
-from referee.server.store_postgres import PostgresStore, redact, with_schema
-from referee.server.store_sqlite import MIGRATIONS, SqliteStore
-from referee.server.stores import describe_store, open_store
+from referee.server.store import postgres as store_postgres
+from referee.server.store.memory import MemoryStore
+from referee.server.store.opening import describe_store, open_store
+from referee.server.store.postgres import PostgresStore, redact, with_schema
+from referee.server.store.sqlite import MIGRATIONS, SqliteStore
 
 WRITER_SCRIPT = Path(__file__).with_name("store_writer.py")
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.server.drill import LISTENING
+from referee.ops.drill import LISTENING
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "node"

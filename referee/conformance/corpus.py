@@ -52,12 +52,12 @@ from pathlib import Path
 from typing import Any
 
 from referee.cards import Card, suit_of
-from referee.conformance.export import VIEW_OWN_KEYS, export_hand
 from referee.conformance.runner import CORPUS
 from referee.engine.components import RuleBook
 from referee.engine.deadpos import dead_position_check
 from referee.engine.hand import IN_TRICK, Hand
 from referee.engine.playout import action_of, random_playout
+from referee.engine.record import VIEW_OWN_KEYS, export_hand
 from referee.engine.shuffle import hand_seed
 from referee.engine.types import (
     PICK_UP,

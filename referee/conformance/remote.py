@@ -34,7 +34,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from referee.cards import CardSyntaxError, card_str, parse_card
-from referee.conformance.runner import CaseError, Refused
+from referee.conformance.adapter import CaseError, Refused
 
 Metadata = tuple[tuple[str, str], ...]
 T = TypeVar("T")

@@ -20,13 +20,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import yaml
 from jsonschema import Draft202012Validator
 
 from referee import bundled
 from referee.cards import CardSyntaxError, card_str, parse_card
+from referee.conformance.adapter import Adapter as Adapter
+from referee.conformance.adapter import CaseError as CaseError
+from referee.conformance.adapter import Refused as Refused
 from referee.engine import Action, EngineError, Hand, IllegalActionError, Session
 from referee.ruleset.loader import RulesetError, load_ruleset, load_ruleset_text
 from referee.ruleset.model import Ruleset
@@ -40,44 +43,6 @@ STATE_KEYS = ("hand_sizes", "turn", "to_act", "legal", "hands", "views", "waste_
 CASE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl", ".jsonl.gz")
 """Files a folder is searched for: one case per YAML or JSON file, or many cases in JSON
 lines (gzip'd for the generated corpus, whose full states compress some thirtyfold)."""
-
-
-class Refused(Exception):
-    """The implementation refused an action; ``reason`` is its code."""
-
-    def __init__(self, reason: str, message: str = "") -> None:
-        super().__init__(message or reason)
-        self.reason = reason
-
-
-class CaseError(ValueError):
-    """The case itself is malformed (not the implementation's fault)."""
-
-
-class Adapter(Protocol):
-    """What a runner needs from an engine or referee under test."""
-
-    def start(self, case: Mapping[str, Any]) -> None:
-        """Start the case's hand: its ruleset, players, dealer, deal and draws."""
-
-    def act(self, seat: int, action: str) -> list[dict[str, Any]]:
-        """Apply an action; return its events as mappings; raise Refused if refused."""
-
-    def state(self) -> dict[str, Any]:
-        """hand_sizes, turn, to_act, legal {"seat": [...]}, hands, views, waste_size, out."""
-
-    def result(self) -> dict[str, Any] | None:
-        """termination, bhabhi, losing_team, out_order; None while the hand goes on."""
-
-    def next_hand(self, spec: Mapping[str, Any]) -> None:
-        """Session cases: the previous hand is over; deal the next from ``spec["deal"]``
-        (and ``spec["draws"]``), the dealer moving on as the ruleset says (C5, C16)."""
-
-    def session_result(self) -> dict[str, Any]:
-        """hands_played, bhabhi_counts, losers, chips, pot_left, and over (C14, C15)."""
-
-    def close(self) -> None:
-        """Release what ``start`` took."""
 
 
 # --- the in-process adapter ---------------------------------------------------------------

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from referee.cards import MAX_CARD_ID, Card, CardSyntaxError, card_str, parse_card
+from referee.reasons import Reason as Reason  # the engine's refusals are the referee's
 
 
 class ActionKind(StrEnum):
@@ -77,22 +78,6 @@ TAKE_HAND = Action(ActionKind.TAKE_HAND)
 _PLAY_OF_CARD: dict[Card, Action] = {}
 _PLAY_OF_TEXT: dict[str, Action] = {}
 """By the card's text as ``card_str`` writes it (``10H``, ``AS/2``), nothing else."""
-
-
-class Reason(StrEnum):
-    """Stable reason codes for refused actions; shared with the referee and conformance."""
-
-    HAND_OVER = "hand_over"
-    UNKNOWN_SEAT = "unknown_seat"
-    PLAYER_OUT = "player_out"
-    NOT_YOUR_TURN = "not_your_turn"
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    CARD_NOT_IN_DECK = "card_not_in_deck"
-    MUST_FOLLOW_SUIT = "must_follow_suit"
-    MUST_LEAD_CARD = "must_lead_card"
-    MUST_PICK_UP = "must_pick_up"
-    PICKUP_NOT_ALLOWED = "pickup_not_allowed"
-    TAKE_HAND_NOT_ALLOWED = "take_hand_not_allowed"
 
 
 class Verdict(StrEnum):

@@ -26,8 +26,8 @@ from referee.server.limits import Limits
 from referee.server.observe import Metrics, MetricsEndpoint
 from referee.server.service import PlayService, RulesetService, TableService, refuse
 from referee.server.store import Store
-from referee.server.stores import describe_store, open_store
-from referee.server.tables import KEEP_FINISHED, Referee
+from referee.server.store.opening import describe_store, open_store
+from referee.server.table import KEEP_FINISHED, Referee
 
 log = logging.getLogger("bhabhi.server")
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from referee.reasons import Reason
+
 
 class Status(StrEnum):
     """The kind of refusal; mapped to a gRPC status code by the gRPC layer."""
@@ -27,76 +29,76 @@ class Status(StrEnum):
 
 
 # reason -> (status, English, German, Polish); {placeholders} are filled from ``details``.
-MESSAGES: dict[str, tuple[Status, str, str, str]] = {
+MESSAGES: dict[Reason, tuple[Status, str, str, str]] = {
     # --- the engine's reasons (referee.engine.types.Reason) ---
-    "hand_over": (
+    Reason.HAND_OVER: (
         Status.FAILED_PRECONDITION,
         "The hand is over.",
         "Die Runde ist vorbei.",
         "Rozdanie się skończyło.",
     ),
-    "unknown_seat": (
+    Reason.UNKNOWN_SEAT: (
         Status.INVALID_ARGUMENT,
         "There is no such seat at this table.",
         "Diesen Platz gibt es an diesem Tisch nicht.",
         "Przy tym stole nie ma takiego miejsca.",
     ),
-    "player_out": (
+    Reason.PLAYER_OUT: (
         Status.FAILED_PRECONDITION,
         "You are out of this hand.",
         "Du bist in dieser Runde schon draußen.",
         "Jesteś już poza tym rozdaniem.",
     ),
-    "not_your_turn": (
+    Reason.NOT_YOUR_TURN: (
         Status.FAILED_PRECONDITION,
         "It is not your turn; seat {turn} is to play.",
         "Du bist nicht am Zug; Platz {turn} ist dran.",
         "To nie twój ruch; teraz gra miejsce {turn}.",
     ),
-    "card_not_in_hand": (
+    Reason.CARD_NOT_IN_HAND: (
         Status.FAILED_PRECONDITION,
         "You do not hold {card}.",
         "Du hast {card} nicht auf der Hand.",
         "Nie masz karty {card}.",
     ),
-    "card_not_in_deck": (
+    Reason.CARD_NOT_IN_DECK: (
         Status.INVALID_ARGUMENT,
         "{card} is not a card of this ruleset's deck.",
         "{card} ist keine Karte dieses Blatts.",
         "{card} nie jest kartą tej talii.",
     ),
-    "must_follow_suit": (
+    Reason.MUST_FOLLOW_SUIT: (
         Status.FAILED_PRECONDITION,
         "You must follow suit: you hold {suit}.",
         "Du musst Farbe bedienen: du hast {suit}.",
         "Musisz dołożyć do koloru: masz {suit}.",
     ),
-    "must_lead_card": (
+    Reason.MUST_LEAD_CARD: (
         Status.FAILED_PRECONDITION,
         "You must lead {required}.",
         "Du musst {required} ausspielen.",
         "Musisz wyjść kartą {required}.",
     ),
-    "must_pick_up": (
+    Reason.MUST_PICK_UP: (
         Status.FAILED_PRECONDITION,
         "You cannot follow suit, so you must pick up the trick.",
         "Du kannst nicht bedienen und musst den Stich aufnehmen.",
         "Nie możesz dołożyć do koloru, więc musisz podnieść lewę.",
     ),
-    "pickup_not_allowed": (
+    Reason.PICKUP_NOT_ALLOWED: (
         Status.FAILED_PRECONDITION,
         "You may not pick up now.",
         "Du darfst jetzt nicht aufnehmen.",
         "Nie możesz teraz podnieść.",
     ),
-    "take_hand_not_allowed": (
+    Reason.TAKE_HAND_NOT_ALLOWED: (
         Status.FAILED_PRECONDITION,
         "You may not take a hand now.",
         "Du darfst jetzt keine Karten nehmen.",
         "Nie możesz teraz wziąć kart.",
     ),
     # --- the referee's own ---
-    "stale_seq": (
+    Reason.STALE_SEQ: (
         Status.ABORTED,
         "The table moved on (latest event {last_seq}, you decided on {expected_seq}); "
         "look again and decide anew.",
@@ -105,152 +107,164 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         "Przy stole coś się zmieniło (ostatnie zdarzenie {last_seq}, decyzja przy "
         "{expected_seq}); spójrz jeszcze raz.",
     ),
-    "request_id_reused": (
+    Reason.REQUEST_ID_REUSED: (
         Status.INVALID_ARGUMENT,
         "This request_id was already used for a different action.",
         "Diese request_id wurde schon für eine andere Aktion benutzt.",
         "Ten request_id został już użyty dla innej akcji.",
     ),
-    "missing_request_id": (
+    Reason.MISSING_REQUEST_ID: (
         Status.INVALID_ARGUMENT,
         "Every action needs a request_id.",
         "Jede Aktion braucht eine request_id.",
         "Każda akcja potrzebuje request_id.",
     ),
-    "bad_action": (
+    Reason.BAD_ACTION: (
         Status.INVALID_ARGUMENT,
         "That is not an action: {detail}",
         "Das ist keine Aktion: {detail}",
         "To nie jest akcja: {detail}",
     ),
-    "unauthenticated": (
+    Reason.UNAUTHENTICATED: (
         Status.UNAUTHENTICATED,
         "A seat credential is needed: send `authorization: Bearer <seat_token>`.",
         "Ein Platz-Schlüssel ist nötig: sende `authorization: Bearer <seat_token>`.",
         "Potrzebny jest klucz miejsca: wyślij `authorization: Bearer <seat_token>`.",
     ),
-    "bad_credential": (
+    Reason.BAD_CREDENTIAL: (
         Status.UNAUTHENTICATED,
         "This seat credential is not valid for this table.",
         "Dieser Platz-Schlüssel gilt nicht für diesen Tisch.",
         "Ten klucz miejsca nie jest ważny przy tym stole.",
     ),
-    "table_not_found": (
+    Reason.TABLE_NOT_FOUND: (
         Status.NOT_FOUND,
         "There is no table {table_id}.",
         "Es gibt keinen Tisch {table_id}.",
         "Nie ma stołu {table_id}.",
     ),
-    "ruleset_not_found": (
+    Reason.RULESET_NOT_FOUND: (
         Status.NOT_FOUND,
         "There is no ruleset {ruleset_id}.",
         "Es gibt kein Regelwerk {ruleset_id}.",
         "Nie ma zestawu zasad {ruleset_id}.",
     ),
-    "ruleset_exists": (
+    Reason.RULESET_EXISTS: (
         Status.ALREADY_EXISTS,
         "A ruleset {ruleset_id} exists already.",
         "Ein Regelwerk {ruleset_id} gibt es schon.",
         "Zestaw zasad {ruleset_id} już istnieje.",
     ),
-    "invalid_ruleset": (
+    Reason.INVALID_RULESET: (
         Status.INVALID_ARGUMENT,
         "The ruleset has problems: {detail}",
         "Das Regelwerk hat Fehler: {detail}",
         "Zestaw zasad ma błędy: {detail}",
     ),
-    "register_not_allowed": (
+    Reason.REGISTER_NOT_ALLOWED: (
         Status.PERMISSION_DENIED,
         "This referee does not register rulesets (start it with --allow-register).",
         "Dieser Schiedsrichter nimmt keine Regelwerke an (Start mit --allow-register).",
         "Ten sędzia nie rejestruje zestawów zasad (uruchom z --allow-register).",
     ),
-    "players_not_allowed": (
+    Reason.PLAYERS_NOT_ALLOWED: (
         Status.INVALID_ARGUMENT,
         "{detail}",
         "{detail}",
         "{detail}",
     ),
-    "bad_table_settings": (
+    Reason.BAD_TABLE_SETTINGS: (
         Status.INVALID_ARGUMENT,
         "Bad table settings: {detail}",
         "Ungültige Tisch-Einstellungen: {detail}",
         "Błędne ustawienia stołu: {detail}",
     ),
-    "test_mode_required": (
+    Reason.BAD_PLAYER_NAME: (
+        Status.INVALID_ARGUMENT,
+        "That player name cannot be used: {detail}",
+        "Dieser Spielername geht nicht: {detail}",
+        "Tej nazwy gracza nie można użyć: {detail}",
+    ),
+    Reason.BAD_PAGE_TOKEN: (
+        Status.INVALID_ARGUMENT,
+        "This page cannot be listed: {detail}.",
+        "Diese Seite kann nicht aufgelistet werden: {detail}.",
+        "Tej strony nie można wyświetlić: {detail}.",
+    ),
+    Reason.TEST_MODE_REQUIRED: (
         Status.PERMISSION_DENIED,
         "An explicit deal is allowed only on a referee started with --test-mode.",
         "Ein festgelegtes Austeilen ist nur im Testmodus (--test-mode) erlaubt.",
         "Ustalone rozdanie jest dozwolone tylko w trybie testowym (--test-mode).",
     ),
-    "seat_taken": (
+    Reason.SEAT_TAKEN: (
         Status.FAILED_PRECONDITION,
         "Seat {seat} is taken.",
         "Platz {seat} ist besetzt.",
         "Miejsce {seat} jest zajęte.",
     ),
-    "table_full": (
+    Reason.TABLE_FULL: (
         Status.FAILED_PRECONDITION,
         "The table is full.",
         "Der Tisch ist voll.",
         "Stół jest pełny.",
     ),
-    "table_not_open": (
+    Reason.TABLE_NOT_OPEN: (
         Status.FAILED_PRECONDITION,
         "The table has started; seats can no longer be taken or given up.",
         "Das Spiel hat begonnen; Plätze können nicht mehr genommen oder abgegeben werden.",
         "Gra się zaczęła; nie można już zajmować ani zwalniać miejsc.",
     ),
-    "table_not_full": (
+    Reason.TABLE_NOT_FULL: (
         Status.FAILED_PRECONDITION,
         "Every seat must be taken before the table starts ({free} free).",
         "Alle Plätze müssen besetzt sein, bevor das Spiel beginnt ({free} frei).",
         "Wszystkie miejsca muszą być zajęte przed rozpoczęciem ({free} wolnych).",
     ),
-    "table_not_playing": (
+    Reason.TABLE_NOT_PLAYING: (
         Status.FAILED_PRECONDITION,
         "The table is not playing.",
         "An diesem Tisch wird nicht gespielt.",
         "Przy tym stole nie trwa gra.",
     ),
-    "hand_not_found": (
+    Reason.HAND_NOT_FOUND: (
         Status.NOT_FOUND,
         "Hand {hand_number} has not been played at this table.",
         "Runde {hand_number} wurde an diesem Tisch nicht gespielt.",
         "Rozdanie {hand_number} nie było rozgrywane przy tym stole.",
     ),
-    "hand_not_over": (
+    Reason.HAND_NOT_OVER: (
         Status.FAILED_PRECONDITION,
         "Hand {hand_number} is not over yet; its hidden cards stay hidden.",
         "Runde {hand_number} ist noch nicht vorbei; verdeckte Karten bleiben verdeckt.",
         "Rozdanie {hand_number} jeszcze trwa; zakryte karty pozostają zakryte.",
     ),
-    "bad_after_seq": (
+    Reason.BAD_AFTER_SEQ: (
         Status.INVALID_ARGUMENT,
         "after_seq {after_seq} is beyond the table's latest event {last_seq}.",
         "after_seq {after_seq} liegt hinter dem letzten Ereignis {last_seq}.",
         "after_seq {after_seq} jest dalej niż ostatnie zdarzenie {last_seq}.",
     ),
-    "unavailable": (
+    Reason.UNAVAILABLE: (
         Status.UNAVAILABLE,
         "The referee is shutting down; try again shortly.",
         "Der Schiedsrichter fährt herunter; bitte gleich noch einmal versuchen.",
         "Sędzia się wyłącza; spróbuj ponownie za chwilę.",
     ),
-    "bad_request": (
+    Reason.BAD_REQUEST: (
         Status.INVALID_ARGUMENT,
         "The request is not a valid {type_name} message: {detail}.",
         "Die Anfrage ist keine gültige {type_name}-Nachricht: {detail}.",
         "Żądanie nie jest poprawną wiadomością {type_name}: {detail}.",
     ),
-    "store_unavailable": (
+    Reason.STORE_UNAVAILABLE: (
         Status.UNAVAILABLE,
         "The referee cannot reach its store ({detail}); retry with the same request_id.",
         "Der Schiedsrichter erreicht seinen Speicher nicht ({detail}); bitte mit derselben"
         " request_id wiederholen.",
         "Sędzia nie ma dostępu do swojej bazy ({detail}); ponów z tym samym request_id.",
     ),
-    "table_busy": (
+    Reason.TABLE_BUSY: (
         Status.ABORTED,
         "Other referees kept changing this table while your request was checked; try again.",
         "Andere Schiedsrichter haben diesen Tisch während der Prüfung ständig geändert;"
@@ -258,7 +272,7 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         "Inni sędziowie ciągle zmieniali ten stół podczas sprawdzania; spróbuj ponownie.",
     ),
     # --- limits (referee.server.limits) ---
-    "too_many_tables": (
+    Reason.TOO_MANY_TABLES: (
         Status.RESOURCE_EXHAUSTED,
         "This referee already hosts {limit} tables that are open or in play; join one, or"
         " try again when a game has ended.",
@@ -267,14 +281,14 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         "Ten sędzia prowadzi już {limit} otwartych lub trwających stołów; dołącz do jednego"
         " albo spróbuj ponownie, gdy jakaś gra się skończy.",
     ),
-    "too_many_streams": (
+    Reason.TOO_MANY_STREAMS: (
         Status.RESOURCE_EXHAUSTED,
         "This credential already has {limit} event streams open; close one first.",
         "Für diesen Berechtigungsnachweis sind schon {limit} Ereignisströme offen; schließ"
         " zuerst einen.",
         "Te poświadczenia mają już otwartych {limit} strumieni zdarzeń; najpierw zamknij jeden.",
     ),
-    "rate_limited": (
+    Reason.RATE_LIMITED: (
         Status.RESOURCE_EXHAUSTED,
         "Too many actions from this seat (at most {rate} a second); retry in {retry_ms} ms"
         " with the same request_id.",
@@ -282,6 +296,26 @@ MESSAGES: dict[str, tuple[Status, str, str, str]] = {
         " mit derselben request_id wiederholen.",
         "Za dużo ruchów z tego miejsca (najwyżej {rate} na sekundę); ponów za {retry_ms} ms"
         " z tym samym request_id.",
+    ),
+    Reason.CREATE_RATE_LIMITED: (
+        Status.RESOURCE_EXHAUSTED,
+        "Too many tables created from here (at most {rate} a minute); retry in {retry_ms} ms.",
+        "Zu viele Tische von hier aus angelegt (höchstens {rate} pro Minute); in {retry_ms} ms"
+        " noch einmal versuchen.",
+        "Za dużo stołów założonych stąd (najwyżej {rate} na minutę); ponów za {retry_ms} ms.",
+    ),
+    Reason.VALIDATION_BUSY: (
+        Status.RESOURCE_EXHAUSTED,
+        "The referee is checking {limit} rulesets already; retry in {retry_ms} ms.",
+        "Der Schiedsrichter prüft schon {limit} Regelwerke; in {retry_ms} ms noch einmal"
+        " versuchen.",
+        "Sędzia sprawdza już {limit} zestawów zasad; ponów za {retry_ms} ms.",
+    ),
+    Reason.RULESET_TOO_COSTLY: (
+        Status.RESOURCE_EXHAUSTED,
+        "Checking this ruleset took more than {limit} s of the referee's time; make it smaller.",
+        "Die Prüfung dieses Regelwerks hat mehr als {limit} s gedauert; mach es kleiner.",
+        "Sprawdzanie tego zestawu zasad trwało dłużej niż {limit} s; zmniejsz go.",
     ),
 }
 
@@ -299,14 +333,12 @@ class Refusal(Exception):
 
     def __init__(
         self,
-        reason: str,
+        reason: Reason,
         *,
         detail: str = "",
         legal_actions: list[str] | None = None,
         **params: Any,
     ) -> None:
-        if reason not in MESSAGES:
-            raise KeyError(f"unknown refusal reason {reason!r}")
         self.reason = reason
         self.status = MESSAGES[reason][0]
         self.detail = detail

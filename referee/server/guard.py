@@ -25,6 +25,7 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import DecodeError, Message
 
+from referee.reasons import Reason
 from referee.server.errors import Refusal
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def _decoder(request_type: type[Message]) -> Callable[[bytes], Message | Undecod
 
 
 def _refusal(request: Undecodable) -> Refusal:
-    return Refusal("bad_request", type_name=request.type_name, detail=request.error)
+    return Refusal(Reason.BAD_REQUEST, type_name=request.type_name, detail=request.error)
 
 
 def _unary(

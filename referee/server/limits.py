@@ -27,6 +27,29 @@ class Limits:
     """SubmitAction calls per second per seat credential, on average..."""
     action_burst: int = 200
     """...with this many in a burst (the bucket's size)."""
+    tables_per_minute: float = 120.0
+    """CreateTable calls per minute per client address, on average (CreateTable carries no
+    credential, so the caller's address is who it is)..."""
+    table_burst: int = 60
+    """...with this many in a burst."""
+    open_table_seconds: float = 1800.0
+    """An open table that nobody joins or leaves for this long is closed (its seats were
+    never all taken), so that abandoned tables do not fill the lobby or ``max_tables``."""
+    min_turn_time: float = 1.0
+    """The shortest turn clock a table may have (seconds; 0 is no clock): timeouts never
+    play faster than this."""
+    max_turn_time: float = 86_400.0
+    """The longest turn clock (a day)."""
+    max_hands: int = 1000
+    """The most hands a session may be set to (0: the ruleset's own end of a session)."""
+    validation_workers: int = 2
+    """Ruleset uploads checked at once (ValidateRuleset, RegisterRuleset), each in a worker
+    process off the event loop; more at the same moment are refused with a retry delay."""
+    validation_queue: int = 8
+    """Uploads that may wait for a free worker; past that they are refused at once."""
+    validation_cpu_seconds: float = 2.0
+    """The CPU time one ruleset check may take before it is refused (a normal ruleset takes
+    a few milliseconds)."""
     max_message_bytes: int = 1 << 20
     """The largest request (gRPC refuses a larger one itself, RESOURCE_EXHAUSTED)."""
     trusted_proxy_hops: int = 0
@@ -41,6 +64,9 @@ class Limits:
             "max_streams_per_credential",
             "action_burst",
             "trusted_proxy_hops",
+            "table_burst",
+            "max_hands",
+            "validation_queue",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
@@ -48,6 +74,13 @@ class Limits:
             raise ValueError(
                 f"actions_per_second must be 0 (no limit) or more, not {self.actions_per_second}"
             )
+        for name in ("tables_per_minute", "open_table_seconds", "min_turn_time"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
+        if self.max_turn_time < self.min_turn_time:
+            raise ValueError("max_turn_time must not be below min_turn_time")
+        if self.validation_workers < 1 or self.validation_cpu_seconds <= 0:
+            raise ValueError("validation_workers must be 1 or more, validation_cpu_seconds above 0")
         if self.max_message_bytes < 1024:
             raise ValueError(
                 f"max_message_bytes must be at least 1024, not {self.max_message_bytes}"

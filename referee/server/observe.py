@@ -36,10 +36,10 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from referee.server.tables import FINISHED, OPEN, PLAYING
+from referee.server.table import FINISHED, OPEN, PLAYING
 
 if TYPE_CHECKING:
-    from referee.server.tables import Referee
+    from referee.server.table import Referee
 
 log = logging.getLogger("bhabhi.server")
 
@@ -47,8 +47,8 @@ RPC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 
 """Seconds. A move is answered in about a millisecond when the machine is quiet and in
 tens of milliseconds under load; the upper buckets catch a store that stalls."""
 
-MOVE_KINDS = ("join", "leave", "start", "deal", "action", "timeout")
-"""The command kinds ``Referee._commit`` stores, counted from zero so that a rate over a
+MOVE_KINDS = ("join", "leave", "start", "deal", "action", "timeout", "close")
+"""The command kinds ``Ledger.commit`` stores, counted from zero so that a rate over a
 series that has not moved yet is 0 rather than absent."""
 
 TABLES_HELP = "Tables held in memory by this referee, by status (computed when scraped)."

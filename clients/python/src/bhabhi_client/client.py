@@ -228,11 +228,21 @@ class Client:
         response = await self._call(self.tables_stub.CreateTable, request)
         return response.table
 
-    async def list_tables(self, open_only: bool = False) -> list[pb.Table]:
-        response = await self._call(
-            self.tables_stub.ListTables, pb.ListTablesRequest(open_only=open_only)
-        )
-        return list(response.tables)
+    async def list_tables(
+        self, open_only: bool = False, *, ruleset_id: str = "", page_size: int = 0
+    ) -> list[pb.Table]:
+        """Every table listed (open ones first), read a page at a time."""
+        found: list[pb.Table] = []
+        token = ""
+        while True:
+            request = pb.ListTablesRequest(
+                open_only=open_only, ruleset_id=ruleset_id, page_size=page_size, page_token=token
+            )
+            response = await self._call(self.tables_stub.ListTables, request)
+            found += response.tables
+            token = response.next_page_token
+            if not token:
+                return found
 
     async def get_table(self, table_id: str) -> pb.Table:
         response = await self._call(
@@ -277,7 +287,8 @@ class Client:
         self, table_id: str, after_seq: int, token: str | None
     ) -> AsyncIterator[StreamItem]:
         """Events after ``after_seq``, resumed after the last one delivered when the stream
-        drops; it ends after SessionOver, or when the table is finished and nothing follows.
+        drops; it ends after SessionOver or TableClosed, or when the table is finished and
+        nothing follows (the referee then ends the stream with OK).
 
         A stream may begin with a snapshot (the watcher was too far behind): it is yielded
         and the seq moves to it.  An event at or below the last delivered seq (a server
@@ -307,7 +318,7 @@ class Client:
                             continue
                         last, delivered, failures = event.seq, True, 0
                         yield event
-                        if event.HasField("session_over"):
+                        if event.HasField("session_over") or event.HasField("table_closed"):
                             return
             except grpc.RpcError as rpc_error:
                 error = self.error(rpc_error)

@@ -235,7 +235,7 @@ async def _referee(target: str | None) -> AsyncIterator[str]:
         return
     try:
         from referee.server.app import create_server
-        from referee.server.store_memory import MemoryStore
+        from referee.server.store.memory import MemoryStore
     except ImportError as error:
         raise NoRefereeError(
             "no --target given and the referee is not installed here: start one with "

@@ -24,7 +24,7 @@ from referee.server.store import (
     StoreError,
     TableRecord,
 )
-from referee.server.store_json import decode, encode
+from referee.server.store.payload import decode, encode
 
 
 @dataclass(frozen=True, slots=True)

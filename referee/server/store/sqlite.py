@@ -55,7 +55,7 @@ from referee.server.store import (
     StoreError,
     TableRecord,
 )
-from referee.server.store_json import decode, encode
+from referee.server.store.payload import decode, encode
 
 T = TypeVar("T")
 _UNKNOWN = "\x00unknown"

@@ -338,7 +338,7 @@ async def drill(
     settings = (replicas, tables, hands, kill_after, restart_after, seed, out)
     if db is not None:
         return await _drill(db, *settings)
-    from referee.server.store_postgres import PostgresUnreachable, scratch_schema
+    from referee.server.store.postgres import PostgresUnreachable, scratch_schema
 
     with contextlib.ExitStack() as stack:
         try:
@@ -358,7 +358,7 @@ async def _drill(
     seed: int,
     out: Callable[[str], None],
 ) -> Report:
-    from referee.server.store_postgres import redact
+    from referee.server.store.postgres import redact
 
     report = Report(tables=tables)
     started = time.monotonic()

@@ -23,11 +23,11 @@ def open_store(db: str | Path | None) -> Store:
     """The store ``db`` names (None: the default SQLite file), not yet opened: the referee
     opens it, so that its errors arrive where the referee reports them."""
     if is_postgres_url(db):
-        from referee.server.store_postgres import PostgresStore
+        from referee.server.store.postgres import PostgresStore
 
         assert isinstance(db, str)
         return PostgresStore(db)
-    from referee.server.store_sqlite import SqliteStore
+    from referee.server.store.sqlite import SqliteStore
 
     return SqliteStore(Path(db) if db is not None else DEFAULT_DB)
 
@@ -35,7 +35,7 @@ def open_store(db: str | Path | None) -> Store:
 def describe_store(db: str | Path | None) -> str:
     """``db`` as it may be printed or logged: a URL's password hidden."""
     if is_postgres_url(db):
-        from referee.server.store_postgres import redact
+        from referee.server.store.postgres import redact
 
         assert isinstance(db, str)
         return redact(db)

@@ -1,0 +1,1 @@
+"""Operating referees: starting replicas as processes, and the failure drill."""

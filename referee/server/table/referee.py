@@ -1,0 +1,541 @@
+"""The referee: every table of one process, over one store; the use cases the gRPC layer
+calls, in a few lines each.
+
+No protobuf here.  Each request is screened (credential, limits), checked against the
+table's state by the engine, turned into a typed command, stored durably and only then
+applied and acknowledged (``Ledger.commit``).  Decisions about the game are the engine's
+(``Hand.judge``, ``Hand.default_action``); what is the referee's own is who may act for a
+seat, in what order, how often, and what each seat may see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import yaml
+
+from referee.cards import CardSyntaxError, card_str
+from referee.engine import Action, EngineError, Hand
+from referee.engine.hand import SeatView
+from referee.engine.record import export_hand
+from referee.engine.types import Verdict
+from referee.reasons import Reason
+from referee.ruleset.model import Ruleset
+from referee.server.errors import Refusal
+from referee.server.limits import Limits
+from referee.server.store import ConflictError, RulesetRecord, Store, TableRecord
+from referee.server.table import access, names
+from referee.server.table.apply import deal_due, next_deal
+from referee.server.table.clocks import TurnClocks
+from referee.server.table.commands import Close, Join, Leave, Move, Start
+from referee.server.table.events import HandDealt, TableEvent, for_seat
+from referee.server.table.ledger import Ledger, stored_call
+from referee.server.table.listing import Page, page_of
+from referee.server.table.replicas import Follower
+from referee.server.table.rulesets import HostedRuleset, Rulesets
+from referee.server.table.state import FINISHED, OPEN, PLAYING, Table, table_config
+from referee.server.table.trial import try_on_copy
+from referee.server.table.validation import RulesetChecker
+
+KEEP_FINISHED = 600.0
+"""Seconds a finished table stays in memory after its last event (then only in the store)."""
+
+log = logging.getLogger("bhabhi.referee")
+
+
+class Referee:
+    """Every table of one referee process, over one store."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        test_mode: bool = False,
+        allow_register: bool = False,
+        clock: Callable[[], float] = time.time,
+        limits: Limits | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+        keep_finished: float = KEEP_FINISHED,
+    ) -> None:
+        self.store = store
+        self.test_mode = test_mode
+        self.allow_register = allow_register
+        self.now = clock
+        self.limits = limits or Limits()
+        self.keep_finished = keep_finished
+        self.closing = False
+        self.rulesets = Rulesets()
+        self.ledger = Ledger(store, self.rulesets, clock)
+        self.gate = access.Gate(self.limits, monotonic)
+        self.clocks = TurnClocks(self.ledger, clock, self._spawn)
+        self.follower = Follower(self.ledger, self.clocks, clock, self._spawn)
+        self.checker = RulesetChecker(self.limits)
+        self.ledger.on_change.append(self.clocks.arm)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._housekeeper: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        return self.ledger.tables
+
+    @property
+    def on_commit(self) -> list[Callable[[str], None]]:
+        return self.ledger.on_commit
+
+    # --- life cycle ---------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the store and rebuild every unfinished table from its commands (with a
+        shared store: load tables when first used, and follow what other replicas
+        append)."""
+        await self.store.open()
+        await self.ledger.load_rulesets()
+        self._housekeeper = asyncio.ensure_future(self._housekeeping())
+        if self.store.shared:
+            self.store.listen(self.follower.on_command)
+            self._sweeper = asyncio.ensure_future(self.follower.sweep())
+            return
+        # Finished sessions are not replayed (nor read): they are read back when asked for.
+        for record in await self.store.load_tables(unfinished=True):
+            table = self.ledger.rebuild(record.table_id, record.config, record.created_at)
+            self.ledger.replay(table, await self.store.load_commands(table.table_id))
+            self.tables[table.table_id] = table
+            if table.status == FINISHED:  # stored before the store knew: it will next time
+                await self.ledger.record_finish(table)
+        await self._tidy(self.now())
+        for table in list(self.tables.values()):
+            async with table.lock:
+                if deal_due(table):  # older logs deal in a command of their own
+                    await self.ledger.commit(table, next_deal(table, secrets.token_hex(32)))
+            self.clocks.arm(table)
+
+    async def drain(self) -> None:
+        """Refuse new actions and end every event stream (with ``unavailable``, so that a
+        watcher resumes later or elsewhere) while the calls in progress finish."""
+        self.closing = True
+        self.follower.closing = True
+        for table in self.tables.values():
+            async with table.changed:
+                table.changed.notify_all()
+
+    async def stop(self) -> None:
+        await self.drain()
+        for task in (self._sweeper, self._housekeeper):
+            if task is not None:
+                task.cancel()
+        self.clocks.stop(list(self.tables.values()))
+        self.checker.close()
+        await self.store.close()
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- rulesets -----------------------------------------------------------------------
+
+    async def ruleset(self, ruleset_id: str) -> HostedRuleset:
+        """A hosted ruleset; with replicas, one registered on another replica too."""
+        await self.ledger.load_rulesets_for(ruleset_id)
+        return self.rulesets.get(ruleset_id)
+
+    async def validate_ruleset(self, text: str, name: str) -> tuple[Ruleset | None, list[Any]]:
+        """Check uploaded YAML off the event loop, within the limits' CPU budget."""
+        return await self.checker.check(text, name or "upload.yaml", self.rulesets.registered())
+
+    async def register_ruleset(self, text: str) -> HostedRuleset:
+        if not self.allow_register:
+            raise Refusal(Reason.REGISTER_NOT_ALLOWED)
+        rules = self.rulesets.check_new(*await self.validate_ruleset(text, "upload.yaml"))
+        try:
+            await stored_call(self.store.put_ruleset(RulesetRecord(rules.id, text, self.now())))
+        except ConflictError as error:  # registered meanwhile, here or on another replica
+            raise Refusal(Reason.RULESET_EXISTS, ruleset_id=rules.id) from error
+        if self.rulesets.hosts(rules.id):  # registered here while this one was checked
+            raise Refusal(Reason.RULESET_EXISTS, ruleset_id=rules.id)
+        return self.rulesets.add(rules)
+
+    # --- tables -------------------------------------------------------------------------
+
+    async def get_table(self, table_id: str, *, fresh: bool = False) -> Table:
+        return await self.ledger.get(table_id, fresh=fresh)
+
+    async def list_tables(
+        self,
+        *,
+        open_only: bool,
+        ruleset_id: str = "",
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> Page:
+        """One page of the tables: open ones first, oldest first; unless ``open_only``,
+        then those in play, and the finished ones still held.  With a shared store, the
+        open tables and those in play of every replica, loaded here to be listed."""
+        if self.store.shared:
+            records = []
+            for wanted in [OPEN] if open_only else [OPEN, PLAYING]:
+                records += await stored_call(self.store.load_tables(status=wanted))
+            for record in records:
+                if record.table_id not in self.tables:
+                    try:
+                        await self.get_table(record.table_id)
+                    except Refusal:
+                        continue  # its ruleset is unknown here; it cannot be served
+        return page_of(
+            list(self.tables.values()),
+            open_only=open_only,
+            ruleset_id=ruleset_id,
+            page_size=page_size,
+            page_token=page_token,
+        )
+
+    async def create_table(
+        self,
+        ruleset_id: str,
+        seat_count: int,
+        *,
+        turn_time: float = 0.0,
+        hands: int = 0,
+        test_deal: list[list[str]] | None = None,
+        test_draws: list[str] | None = None,
+        test_dealer: int | None = None,
+        test_hands: list[tuple[list[list[str]], list[str]]] | None = None,
+        client: str = "",
+    ) -> Table:
+        """A new open table; ``client`` (the caller's address or credential) is whom the
+        limit on creating tables counts against."""
+        rules = (await self.ruleset(ruleset_id)).rules
+        limits = self.limits
+        most = limits.max_tables
+        if most and sum(1 for t in self.tables.values() if t.status != FINISHED) >= most:
+            raise Refusal(Reason.TOO_MANY_TABLES, limit=most)
+        if not rules.players.allows(seat_count):
+            raise Refusal(
+                Reason.PLAYERS_NOT_ALLOWED,
+                detail=f"ruleset {rules.id!r} allows {_allowed(rules)} players, not {seat_count}",
+            )
+        if turn_time and not limits.min_turn_time <= turn_time <= limits.max_turn_time:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail=f"turn_time must be 0 (no clock) or {limits.min_turn_time:g} to "
+                f"{limits.max_turn_time:g} seconds, not {turn_time:g}",
+            )
+        if not 0 <= hands <= limits.max_hands:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail=f"hands must be 0 (one session hand by hand) to {limits.max_hands}",
+            )
+        explicit = test_deal or test_draws or test_dealer is not None or test_hands
+        if explicit and not self.test_mode:
+            raise Refusal(Reason.TEST_MODE_REQUIRED)
+        if explicit and not test_deal:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail="test_draws, test_dealer and test_hands need test_deal",
+            )
+        if test_dealer is not None and not 0 <= test_dealer < seat_count:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail=f"test_dealer must be a seat, 0 to {seat_count - 1}",
+            )
+        if not self.test_mode:  # a conformance run creates a table per case
+            self.gate.throttle_create(client)
+        config = table_config(
+            rules,
+            seat_count,
+            turn_time=turn_time,
+            hands=hands,
+            test_deal=test_deal,
+            test_draws=test_draws,
+            test_dealer=test_dealer,
+            test_hands=test_hands,
+        )
+        table_id = uuid.uuid4().hex[:16]
+        table = self.ledger.rebuild(table_id, config, self.now())  # checks the cards
+        if table.test_deal is not None:
+            try:
+                Hand(
+                    rules,
+                    seat_count,
+                    deal=table.test_deal,
+                    draws=table.test_draws,
+                    dealer=table.test_dealer,
+                )
+                for deal, draws in table.test_hands:
+                    Hand(rules, seat_count, deal=deal, draws=draws)
+            except EngineError as error:
+                raise Refusal(Reason.BAD_TABLE_SETTINGS, detail=str(error)) from error
+        await stored_call(self.store.create_table(TableRecord(table_id, config, table.created_at)))
+        self.tables[table_id] = table
+        return table
+
+    async def join(
+        self, table_id: str, player_name: str, wanted: int | None
+    ) -> tuple[Table, int, str]:
+        table = await self.get_table(table_id)
+        name = names.player_name(player_name)
+
+        async def attempt() -> tuple[Table, int, str]:
+            if table.status != OPEN:
+                raise Refusal(Reason.TABLE_NOT_OPEN)
+            seat = wanted
+            if seat is None:
+                free = [s for s, state in enumerate(table.seats) if not state.taken]
+                if not free:
+                    raise Refusal(Reason.TABLE_FULL)
+                seat = free[0]
+            elif not 0 <= seat < table.seat_count:
+                raise Refusal(Reason.UNKNOWN_SEAT)
+            elif table.seats[seat].taken:
+                raise Refusal(Reason.SEAT_TAKEN, seat=seat)
+            token = access.new_credential(table_id, seat)
+            shown = name or f"Player {seat}"
+            await self.ledger.commit(table, Join(seat, shown, access.token_hash(token)))
+            return table, seat, token
+
+        return await self.ledger.locked(table, attempt)
+
+    async def leave(self, table_id: str, token: str | None) -> Table:
+        table = await self.get_table(table_id)
+
+        async def attempt() -> Table:
+            seat = access.seat_of(table, token)
+            if table.status != OPEN:
+                raise Refusal(Reason.TABLE_NOT_OPEN)
+            await self.ledger.commit(table, Leave(seat))
+            return table
+
+        return await self.ledger.locked(table, attempt)
+
+    async def start_table(self, table_id: str, token: str | None) -> Table:
+        table = await self.get_table(table_id)
+
+        async def attempt() -> Table:
+            access.seat_of(table, token)
+            if table.status != OPEN:
+                raise Refusal(Reason.TABLE_NOT_OPEN)
+            free = sum(1 for s in table.seats if not s.taken)
+            if free:
+                raise Refusal(Reason.TABLE_NOT_FULL, free=free)
+            # The first hand's seed travels with the start: starting and dealing are one
+            # durable command, as a hand's last move and the next deal are.
+            await self.ledger.commit(table, Start(secrets.token_hex(32)))
+            return table
+
+        await self.ledger.locked(table, attempt)
+        self.clocks.arm(table)
+        return table
+
+    def seat_of(self, table: Table, token: str | None) -> int:
+        return access.seat_of(table, token)
+
+    def _screen(self, table: Table, token: str | None) -> int | None:
+        """Refuse a stranger before looking at the request; the credential's seat.  With
+        replicas a credential unknown here (None) may belong to a join made elsewhere: the
+        check under the table's lock, after catching up, decides."""
+        try:
+            return access.seat_of(table, token)
+        except Refusal as refusal:
+            if refusal.reason is not Reason.BAD_CREDENTIAL or not self.store.shared:
+                raise
+        return None
+
+    # --- play ---------------------------------------------------------------------------
+
+    async def act(
+        self,
+        table_id: str,
+        token: str | None,
+        action: Action | Refusal,
+        request_id: str,
+        expected_seq: int,
+    ) -> tuple[list[TableEvent], int, int]:
+        """Apply one action of the credential's seat; returns (events, seat, last_seq).
+
+        ``action`` a Refusal: the request named no action (``bad_action``, saying why),
+        refused only after the credential, so that a bad request learns nothing about a
+        table it may not play at."""
+        table = await self.get_table(table_id)
+        known = self._screen(table, token)
+        if not request_id:
+            raise Refusal(Reason.MISSING_REQUEST_ID)
+        if known is not None:
+            self.gate.throttle_action(table.table_id, known)
+        if len(request_id) > MAX_REQUEST_ID:
+            raise Refusal(
+                Reason.BAD_ACTION, detail=f"request_id longer than {MAX_REQUEST_ID} characters"
+            )
+        if isinstance(action, Refusal):
+            raise action
+
+        async def attempt() -> tuple[list[TableEvent], int, int]:
+            # A seat's credential never changes once the table plays, and only then can
+            # an action be applied: the seat found above holds.
+            seat = known if known is not None else access.seat_of(table, token)
+            earlier = table.answers.get((seat, request_id))
+            if earlier is not None:
+                if earlier.fingerprint != str(action):
+                    raise Refusal(Reason.REQUEST_ID_REUSED)
+                events = table.log[earlier.first_seq - 1 : earlier.last_seq]
+                return events, seat, earlier.last_seq
+            if self.closing:
+                raise Refusal(Reason.UNAVAILABLE)
+            hand = table.hand
+            if table.status == FINISHED:
+                raise Refusal(Reason.HAND_OVER)  # the last hand is over, and the session
+            if table.status != PLAYING or hand is None:
+                raise Refusal(Reason.TABLE_NOT_PLAYING)
+            last = table.last_seq
+            if expected_seq != last:
+                raise Refusal(Reason.STALE_SEQ, last_seq=last, expected_seq=expected_seq)
+            verified = _judge(hand, seat, action)
+            try:
+                try_on_copy(table, hand, seat, action)
+            except EngineError as error:
+                raise Refusal(Reason.BAD_TABLE_SETTINGS, detail=str(error)) from error
+            move = Move(seat, action, request_id, secrets.token_hex(32))
+            await self.ledger.commit(table, move, verified=verified)
+            return table.log[last:], seat, table.last_seq  # the events of this move
+
+        answer = await self.ledger.locked(table, attempt)
+        self.clocks.arm(table)
+        return answer
+
+    async def view(self, table_id: str, token: str | None) -> tuple[SeatView | None, int, Table]:
+        table = await self.get_table(table_id, fresh=True)
+        seat = access.seat_of(table, token) if token else None
+        hand = table.hand
+        if hand is None and table.finished_hands:
+            hand = table.finished_hands[-1]
+        return (None if hand is None else hand.view(seat)), table.last_seq, table
+
+    async def watch(
+        self, table_id: str, token: str | None, after_seq: int, *, client: str = ""
+    ) -> AsyncIterator[TableEvent]:
+        """Every event after ``after_seq`` as the credential's seat (or a spectator) sees
+        it, then each new one as it happens; the stream ends once the session is over and
+        every event was sent.  ``client`` (the caller's address) is whom a spectator's
+        streams count against."""
+        table = await self.get_table(table_id, fresh=True)
+        seat = access.seat_of(table, token) if token else None
+        if after_seq < 0 or after_seq > table.last_seq:
+            raise Refusal(Reason.BAD_AFTER_SEQ, after_seq=after_seq, last_seq=table.last_seq)
+        with self.gate.stream(f"seat:{token}" if token else f"spectator:{client}"):
+            table.watchers += 1
+            try:
+                position = after_seq
+                while True:
+                    while position < table.last_seq:
+                        item = table.log[position]
+                        position += 1
+                        yield for_seat(item, seat)
+                    if table.status == FINISHED:
+                        return  # nothing will ever happen here again
+                    if self.closing:
+                        raise Refusal(Reason.UNAVAILABLE)
+                    async with table.changed:
+                        if position >= table.last_seq and not self.closing:
+                            await table.changed.wait()
+            finally:
+                table.watchers -= 1
+
+    async def export(self, table_id: str, hand_number: int) -> str:
+        table = await self.get_table(table_id, fresh=True)
+        if not 0 <= hand_number < len(table.hand_seeds):
+            raise Refusal(Reason.HAND_NOT_FOUND, hand_number=hand_number)
+        if hand_number >= len(table.finished_hands):
+            raise Refusal(Reason.HAND_NOT_OVER, hand_number=hand_number)
+        hand = table.finished_hands[hand_number]
+        registered = self.rulesets.get(table.rules.id).origin == "registered"
+        dealt = next(
+            item.event
+            for item in table.log
+            if item.hand_number == hand_number and isinstance(item.event, HandDealt)
+        )
+        assert isinstance(dealt, HandDealt)
+        case = export_hand(
+            hand,
+            name=f"table {table.table_id} hand {hand_number}",
+            description=f"Hand {hand_number} of table {table.table_id}, exported by the referee.",
+            generated=True,
+            # Only this referee knows a registered variant: the case carries it, to replay.
+            ruleset_source=dict(table.rules.source) if registered else None,
+            # The commitment the players were shown at the deal, to check against the seed.
+            seed_commitment=dealt.seed_commitment or None,
+        )
+        return yaml.safe_dump(case, sort_keys=False, allow_unicode=True)
+
+    # --- housekeeping -------------------------------------------------------------------
+
+    async def _housekeeping(self) -> None:
+        """Now and then: let go of finished tables, and close open tables nobody joined."""
+        every = min(60.0, max(0.05, min(self.keep_finished, self.limits.open_table_seconds) / 4))
+        while not self.closing:
+            await asyncio.sleep(every)
+            await self._tidy(self.now())
+
+    async def _tidy(self, now: float) -> None:
+        """Close open tables idle for ``open_table_seconds`` (a stored command, so every
+        replica agrees), and drop finished tables whose last event is ``keep_finished``
+        seconds old.  A finished table never changes again, so a call still holding it (a
+        watcher) reads the same as a fresh copy; a later request loads it from the store."""
+        idle = self.limits.open_table_seconds
+        for table_id, table in list(self.tables.items()):
+            if idle and table.status == OPEN and now - table.last_at >= idle:
+                try:
+                    await self.ledger.locked(table, functools.partial(self._close_idle, table, now))
+                except Refusal as refusal:
+                    log.warning("cannot close idle table %s: %s", table_id, refusal)
+            if table.status == FINISHED and now - table.last_at >= self.keep_finished:
+                del self.tables[table_id]
+                self.gate.forget_table(table)
+
+    async def _close_idle(self, table: Table, now: float) -> None:
+        if table.status == OPEN and now - table.last_at >= self.limits.open_table_seconds:
+            await self.ledger.commit(table, Close("idle"))
+
+
+MAX_REQUEST_ID = 128
+"""The longest request_id accepted (characters)."""
+
+
+def parse_play(card: str) -> Action:
+    """A play action from the card's text; a refusal naming the text if it is no card."""
+    try:
+        return Action.play(card)
+    except CardSyntaxError as error:
+        raise Refusal(Reason.BAD_ACTION, detail=str(error)) from error
+
+
+def _judge(hand: Hand, seat: int, action: Action) -> bool:
+    """Refuse an action the rules do not allow; True if it is legal as it stands, False if
+    it is an illegal play the rules punish (C12) rather than refuse."""
+    judgement = hand.judge(seat, action)
+    if judgement.verdict is Verdict.LEGAL:
+        return True
+    if judgement.verdict is Verdict.PENALISED:
+        return False
+    assert judgement.reason is not None
+    led, forced = judgement.led_suit, judgement.forced_lead
+    raise Refusal(
+        judgement.reason,
+        detail=judgement.message,
+        legal_actions=[str(a) for a in judgement.legal_actions],
+        turn=judgement.to_move,
+        card="" if action.card is None else card_str(action.card),
+        suit="" if led is None else "CDHS"[led],
+        required="" if forced is None else card_str(forced),
+    )
+
+
+def _allowed(rules: Ruleset) -> str:
+    counts = [n for n in range(rules.players.min, rules.players.max + 1) if rules.players.allows(n)]
+    return ", ".join(str(n) for n in counts)

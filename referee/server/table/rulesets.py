@@ -1,0 +1,81 @@
+"""The rulesets a referee hosts: the bundled ones and the house variants registered on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import yaml
+
+from referee.reasons import Reason
+from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset, resolve_text
+from referee.ruleset.model import Ruleset
+from referee.ruleset.problems import Problem
+from referee.ruleset.schema import ordered_like_schema
+from referee.server.errors import Refusal
+
+
+@dataclass(frozen=True, slots=True)
+class HostedRuleset:
+    rules: Ruleset
+    origin: str
+    """``bundled`` or ``registered``."""
+    yaml: str
+    """The resolved ruleset (after ``extends``), as the referee shows it."""
+
+
+class Rulesets:
+    """Bundled rulesets plus the house variants registered on this referee."""
+
+    def __init__(self) -> None:
+        self._hosted: dict[str, HostedRuleset] = {}
+        for ruleset_id in sorted(bundled_ruleset_paths()):
+            rules = load_ruleset(ruleset_id)
+            self._hosted[ruleset_id] = HostedRuleset(rules, "bundled", dump(rules))
+
+    def all(self) -> list[HostedRuleset]:
+        return [self._hosted[k] for k in sorted(self._hosted)]
+
+    def get(self, ruleset_id: str) -> HostedRuleset:
+        hosted = self._hosted.get(ruleset_id)
+        if hosted is None:
+            raise Refusal(Reason.RULESET_NOT_FOUND, ruleset_id=ruleset_id)
+        return hosted
+
+    def hosts(self, ruleset_id: str) -> bool:
+        return ruleset_id in self._hosted
+
+    def registered(self) -> dict[str, str]:
+        """The registered rulesets' YAML by id: what an upload may ``extends`` besides the
+        bundled ones."""
+        return {
+            ruleset_id: hosted.yaml
+            for ruleset_id, hosted in self._hosted.items()
+            if hosted.origin == "registered"
+        }
+
+    def validate(self, text: str, name: str) -> tuple[Ruleset | None, list[Problem]]:
+        """Check uploaded YAML; it may extend a bundled ruleset or a registered one."""
+        resolved, problems = resolve_text(text, name or "upload.yaml", self.registered())
+        if problems:
+            return None, problems
+        return Ruleset.from_mapping(resolved), []
+
+    def check_new(self, rules: Ruleset | None, problems: list[Problem]) -> Ruleset:
+        """Refuse a validated upload that cannot be registered (problems, or a taken id)."""
+        if rules is None:
+            raise Refusal(Reason.INVALID_RULESET, detail="; ".join(str(p) for p in problems[:5]))
+        if self.hosts(rules.id):
+            raise Refusal(Reason.RULESET_EXISTS, ruleset_id=rules.id)
+        return rules
+
+    def add(self, rules: Ruleset) -> HostedRuleset:
+        hosted = HostedRuleset(rules, "registered", dump(rules))
+        self._hosted[rules.id] = hosted
+        return hosted
+
+
+def dump(rules: Ruleset) -> str:
+    """A resolved ruleset as YAML, its keys in the schema's order."""
+    return yaml.safe_dump(
+        ordered_like_schema(dict(rules.source)), sort_keys=False, allow_unicode=True
+    )
