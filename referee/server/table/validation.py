@@ -8,11 +8,17 @@ GIL), at most ``Limits.validation_workers`` at a time with at most
 when to retry), and each check stops itself after
 ``Limits.validation_cpu_seconds`` of CPU time (``ruleset_too_costly``).  The loader's own
 structural limits refuse most hostile files long before that.
+
+Workers are started with ``spawn`` on the first upload (about 0.3 s; then a few
+milliseconds a check), so a program that embeds the referee must guard its main module
+with ``if __name__ == "__main__":``, as ``multiprocessing`` requires; ``bhabhi serve`` and
+``python -m referee`` do.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import signal
 from concurrent.futures import ProcessPoolExecutor
@@ -31,6 +37,9 @@ RETRY_MS = 200
 
 MAX_NAME = 200
 """The upload's file name is repeated in every problem: a longer one is cut."""
+
+
+log = logging.getLogger("bhabhi.referee")
 
 
 class _OverBudget(Exception):
@@ -88,7 +97,8 @@ class RulesetChecker:
                 resolved, problems, over = await loop.run_in_executor(
                     self._workers(), check_in_worker, text, name[:MAX_NAME], registered, budget
                 )
-        except BrokenProcessPool:  # a worker died (killed from outside): start anew
+        except BrokenProcessPool as error:  # a worker died (killed from outside): start anew
+            log.warning("ruleset check worker died: %s", error)
             self._pool = None
             raise Refusal(Reason.VALIDATION_BUSY, limit=most, retry_ms=RETRY_MS) from None
         finally:
