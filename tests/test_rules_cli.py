@@ -105,6 +105,31 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]
     assert "usage:" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--bogus"], "bhabhi: error: unrecognized arguments: --bogus"),
+        (["--bogus", "rules", "list"], "bhabhi: error: unrecognized arguments: --bogus"),
+        (["serve", "--bogus"], "bhabhi serve: error: unrecognized arguments: --bogus"),
+        (["rules", "--bogus"], "bhabhi rules: error: unrecognized arguments: --bogus"),
+        (["rules", "list", "--bogus"], "bhabhi rules list: error: unrecognized arguments: --bogus"),
+        (["simulate", "--bogus"], "bhabhi simulate: error: unrecognized arguments: --bogus"),
+        ([], "bhabhi: error: the following arguments are required: COMMAND"),
+        (["rules"], "bhabhi rules: error: the following arguments are required: COMMAND"),
+        (["nonsense"], "bhabhi: error: argument COMMAND: invalid choice: 'nonsense'"),
+    ],
+)
+def test_usage_errors_name_what_is_wrong(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """An unrecognised option is named as such (by the command it was given to), even where
+    a required argument is missing too; a missing command or an unknown one is named."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.splitlines()[-1].startswith(says), err
+
+
 def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "--help")
     assert code == 0
