@@ -106,8 +106,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def quiet_grpc() -> None:
+    """Keep gRPC C-core's informational lines out of the commands' output.
+
+    Without ``GRPC_VERBOSITY``, C-core leaves abseil's threshold at INFO, and lines such as
+    ``I… chttp2_transport.cc:1403] …: Got goaway [2] … Cancelling all calls`` (``bhabhi
+    play``'s referee in this process stopping while a bot's stream is open) or ``I…
+    fork_posix.cc:71] Other threads are currently calling into gRPC, skipping fork()
+    handlers`` (a process pool started while a channel is open) appear among a game's text.
+    gRPC reads the variable once, when it starts: so this runs before any command module
+    imports grpc.  Its errors still show; a ``GRPC_VERBOSITY`` already set wins (``info``
+    or ``debug`` to see C-core's lines); the referee's own logs are Python's and do not
+    depend on it."""
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code (0 ok, 1 problems found, 2 usage error)."""
+    quiet_grpc()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
