@@ -27,6 +27,7 @@ from server_helpers import (
     seat_table,
 )
 
+from referee.cli import main
 from referee.server.app import Tls
 from referee.server.store_memory import MemoryStore
 
@@ -163,6 +164,40 @@ async def test_sigterm_drains_and_exits_0(tmp_path: Path) -> None:
         await ref.close()
     finally:
         await process.ensure_stopped()
+
+
+# --- bhabhi serve's flags ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "says"),
+    [
+        (["--port", "99999"], {}, "argument --port: 99999 is not a port (0 to 65535)"),
+        (["--port", "-1"], {}, "argument --port: -1 is not a port (0 to 65535)"),
+        (["--port", "http"], {}, "argument --port: not a port number: 'http'"),
+        ([], {"BHABHI_PORT": "65536"}, "argument --port: 65536 is not a port (0 to 65535)"),
+        (["--metrics-port", "70000"], {}, "argument --metrics-port: 70000 is not a port"),
+        ([], {"BHABHI_METRICS_PORT": "-5"}, "argument --metrics-port: -5 is not a port"),
+    ],
+)
+def test_serve_refuses_a_port_that_is_not_a_port(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    env: dict[str, str],
+    says: str,
+) -> None:
+    """0 to 65535, from a flag or from the environment (grpc would listen on 99999 modulo
+    65536, 34463, without a word)."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    db = tmp_path / "referee.sqlite3"
+    assert main(["serve", "--db", str(db), *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].startswith(f"bhabhi serve: error: {says}"), err
+    assert not db.exists()
 
 
 # --- TLS -----------------------------------------------------------------------------------

@@ -47,6 +47,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    """A TCP port, 0 to 65535 (grpc would otherwise listen on the number modulo 65536)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (0 to 65535)")
+    return value
+
+
 def _message_bytes(text: str) -> int:
     value = _count(text)
     if value < 1024:
@@ -83,7 +94,14 @@ def register(subparsers: Subparsers) -> None:
         "referees (replicas) can share.",
     )
     serve.add_argument("--host", default=os.environ.get("BHABHI_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("BHABHI_PORT", "50051")))
+    _option(
+        serve,
+        "--port",
+        "BHABHI_PORT",
+        "50051",
+        "the port to listen on; 0: a free one (printed)",
+        type=_port,
+    )
     _option(
         serve,
         "--db",
@@ -179,7 +197,7 @@ def register(subparsers: Subparsers) -> None:
         "serve Prometheus metrics over HTTP on this port; Prometheus scrapes "
         "http://HOST:PORT/metrics",
         shown="0: not served",
-        type=int,
+        type=_port,
     )
     _option(
         observe,
@@ -224,9 +242,6 @@ def _serve(args: argparse.Namespace) -> int:
         tls = Tls(Path(args.tls_cert), Path(args.tls_key), args.tls_client_ca)
     elif args.tls_client_ca:
         print("bhabhi serve: error: --tls-client-ca needs --tls-cert and --tls-key")
-        return 1
-    if not 0 <= args.metrics_port <= 65535:
-        print(f"bhabhi serve: error: --metrics-port {args.metrics_port} is not a port")
         return 1
     from referee.server.observe import configure_logging
 
