@@ -30,6 +30,7 @@ from server_helpers import (
 from referee.cli import main
 from referee.server.app import Tls
 from referee.server.store_memory import MemoryStore
+from referee.server.stores import missing_folder
 
 SERVICES = (
     "bhabhi.referee.v1.RulesetService",
@@ -198,6 +199,37 @@ def test_serve_refuses_a_port_that_is_not_a_port(
     assert out == ""
     assert err.splitlines()[-1].startswith(f"bhabhi serve: error: {says}"), err
     assert not db.exists()
+
+
+@pytest.mark.parametrize("given", ["flag", "env"])
+def test_serve_refuses_a_database_in_a_folder_that_does_not_exist(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    given: str,
+) -> None:
+    """A path given explicitly (flag or BHABHI_DB) is used as it is: its folder is not
+    made (the default, var/referee.sqlite3, may make var/)."""
+    db = tmp_path / "no" / "such" / "x.sqlite3"
+    monkeypatch.chdir(tmp_path)
+    if given == "env":
+        monkeypatch.setenv("BHABHI_DB", str(db))
+        argv = ["serve", "--port", "0"]
+    else:
+        argv = ["serve", "--port", "0", "--db", str(db)]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"bhabhi serve: error: --db {db}: no such folder: {db.parent}\n"
+    assert not (tmp_path / "no").exists()
+    assert not (tmp_path / "var").exists()
+
+
+def test_only_an_explicit_sqlite_path_needs_its_folder(tmp_path: Path) -> None:
+    assert missing_folder(tmp_path / "x.sqlite3") is None
+    assert missing_folder("x.sqlite3") is None  # the working directory
+    assert missing_folder(str(tmp_path / "gone" / "x.sqlite3")) == tmp_path / "gone"
+    assert missing_folder("postgresql://ref@db:5432/bhabhi") is None
 
 
 # --- TLS -----------------------------------------------------------------------------------

@@ -6,8 +6,11 @@ import argparse
 import asyncio
 import math
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from referee.server.stores import DEFAULT_DB, missing_folder
 
 if TYPE_CHECKING:
     from referee.cli import Subparsers
@@ -102,14 +105,13 @@ def register(subparsers: Subparsers) -> None:
         "the port to listen on; 0: a free one (printed)",
         type=_port,
     )
-    _option(
-        serve,
+    serve.add_argument(
         "--db",
-        "BHABHI_DB",
-        str(Path("var") / "referee.sqlite3"),
-        "SQLite database file, or a PostgreSQL URL such as "
+        default=os.environ.get("BHABHI_DB"),
+        help="SQLite database file, whose folder must exist, or a PostgreSQL URL such as "
         "postgresql://user:password@host:5432/db (add ?options=-csearch_path%%3Dname for a "
-        "schema other than the default; the store creates its tables)",
+        "schema other than the default; the store creates its tables) "
+        f"(default {DEFAULT_DB}, its folder created if need be; env BHABHI_DB)",
     )
     serve.add_argument(
         "--test-mode",
@@ -230,32 +232,36 @@ def _serve(args: argparse.Namespace) -> int:
     from referee.server.app import Tls, serve
     from referee.server.limits import Limits
 
+    db: str = args.db if args.db is not None else str(DEFAULT_DB)
+    if args.db is not None and (folder := missing_folder(args.db)) is not None:
+        _error(f"--db {args.db}: no such folder: {folder}")
+        return 1
     tls = None
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
-            print("bhabhi serve: error: --tls-cert and --tls-key go together")
+            _error("--tls-cert and --tls-key go together")
             return 1
         for path in (args.tls_cert, args.tls_key, args.tls_client_ca):
             if path is not None and not Path(path).is_file():
-                print(f"bhabhi serve: error: no such file: {path}")
+                _error(f"no such file: {path}")
                 return 1
         tls = Tls(Path(args.tls_cert), Path(args.tls_key), args.tls_client_ca)
     elif args.tls_client_ca:
-        print("bhabhi serve: error: --tls-client-ca needs --tls-cert and --tls-key")
+        _error("--tls-client-ca needs --tls-cert and --tls-key")
         return 1
     from referee.server.observe import configure_logging
 
     try:  # the environment's values are not checked by argparse
         configure_logging(args.log_format, args.log_level)
     except ValueError as error:
-        print(f"bhabhi serve: error: {error}")
+        _error(str(error))
         return 1
     try:
         asyncio.run(
             serve(
                 args.host,
                 args.port,
-                db=args.db,
+                db=db,
                 test_mode=args.test_mode,
                 allow_register=args.allow_register,
                 tls=tls,
@@ -273,9 +279,14 @@ def _serve(args: argparse.Namespace) -> int:
             )
         )
     except OSError as error:
-        print(f"bhabhi serve: error: {error}")
+        _error(str(error))
         return 1
     except RuntimeError as error:  # grpc: "Failed to bind to address"
-        print(f"bhabhi serve: error: {error}")
+        _error(str(error))
         return 1
     return 0
+
+
+def _error(message: str) -> None:
+    """One line on stderr, where a shell or a supervisor shows what went wrong."""
+    print(f"bhabhi serve: error: {message}", file=sys.stderr)
