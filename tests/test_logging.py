@@ -259,5 +259,6 @@ def test_serve_with_its_metrics_port_taken_says_so_in_one_line(tmp_path: Path) -
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        f"bhabhi serve: error: cannot serve metrics on 127.0.0.1:{busy}: Address already in use"
+        f"bhabhi serve: error: cannot serve metrics on 127.0.0.1:{busy}: the port is in use"
     ]
+    assert not (tmp_path / "referee.sqlite3").exists()  # said before the store was opened

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from server_helpers import (
     ServerProcess,
     Stubs,
+    bhabhi_command,
     check_refusal,
     decode,
     drain_stream,
@@ -165,6 +167,64 @@ async def test_sigterm_drains_and_exits_0(tmp_path: Path) -> None:
         await ref.close()
     finally:
         await process.ensure_stopped()
+
+
+# --- one port, one referee ------------------------------------------------------------------
+
+
+def serve_once(cwd: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """``bhabhi serve`` expected to stop at once (a bad setting); what it printed."""
+    return subprocess.run(
+        [*bhabhi_command(), "serve", *flags],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@run_async
+async def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path: Path) -> None:
+    """grpc would share the port (SO_REUSEPORT) and clients would reach either referee;
+    the second one says the port is in use, in one line, and never opens its database,
+    with --reuse-port too while the first does not share."""
+    first = ServerProcess(tmp_path / "first.sqlite3")
+    try:
+        ref = await first.start()
+        for more in ([], ["--reuse-port"]):
+            second = tmp_path / "second.sqlite3"
+            result = await asyncio.to_thread(
+                serve_once, tmp_path, "--port", str(ref.port), "--db", str(second), *more
+            )
+            assert result.returncode == 1, result
+            assert result.stdout == ""
+            assert result.stderr.splitlines() == [
+                f"bhabhi serve: error: cannot listen on 127.0.0.1:{ref.port}: the port is in use"
+            ]
+            assert not second.exists()
+        assert (await ref.rulesets.ListRulesets(pb.ListRulesetsRequest())).rulesets
+        await ref.close()
+    finally:
+        await first.ensure_stopped()
+
+
+@run_async
+async def test_referees_that_ask_for_it_share_a_port(tmp_path: Path) -> None:
+    """--reuse-port: several processes on one port, the kernel balancing between them."""
+    first = ServerProcess(tmp_path / "first.sqlite3", "--reuse-port")
+    second: ServerProcess | None = None
+    try:
+        ref = await first.start()
+        second = ServerProcess(tmp_path / "second.sqlite3", "--reuse-port", "--port", str(ref.port))
+        also = await second.start()
+        assert also.port == ref.port
+        assert (await also.rulesets.ListRulesets(pb.ListRulesetsRequest())).rulesets
+        await asyncio.gather(ref.close(), also.close())
+    finally:
+        await first.ensure_stopped()
+        if second is not None:
+            await second.ensure_stopped()
 
 
 # --- bhabhi serve's flags ---------------------------------------------------------------------

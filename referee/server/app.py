@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import gc
 import logging
 import os
 import signal
+import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +25,7 @@ from grpc_reflection.v1alpha import reflection
 
 from referee.server import guard
 from referee.server.limits import Limits
-from referee.server.observe import Metrics, MetricsEndpoint
+from referee.server.observe import Metrics, MetricsEndpoint, why_not_listening
 from referee.server.service import PlayService, RulesetService, TableService, refuse
 from referee.server.store import Store
 from referee.server.stores import describe_store, open_store
@@ -111,11 +113,19 @@ async def create_server(
     limits: Limits | None = None,
     metrics_address: tuple[str, int] | None = None,
     keep_finished: float = KEEP_FINISHED,
+    reuse_port: bool = False,
 ) -> tuple[RefereeServer, int]:
     """Start a referee on ``address``; return it and the port bound (for ``:0``).
 
     With ``metrics_address`` (host, port; port 0: a free one), Prometheus metrics are
-    served over HTTP at ``/metrics`` there too (``running.metrics_endpoint.port``)."""
+    served over HTTP at ``/metrics`` there too (``running.metrics_endpoint.port``).
+
+    The port is the referee's alone unless ``reuse_port``: grpc sets SO_REUSEPORT by
+    default, and a second referee on a port in use would start as if all were well, the
+    kernel then sharing the clients between the two.  A port in use is an ``OSError``
+    ("cannot listen on ADDRESS: the port is in use"), found before the metrics port is
+    opened, and that before the store is."""
+    _check_port(address, reuse_port)
     if store is None:
         store = open_store(db)  # a postgresql:// URL, or a SQLite file (default var/)
     limits = limits or Limits()
@@ -127,10 +137,39 @@ async def create_server(
         keep_finished=keep_finished,
     )
     metrics = Metrics(referee)
-    await referee.start()
-    server = grpc.aio.server(
-        options=[*KEEPALIVE_OPTIONS, ("grpc.max_receive_message_length", limits.max_message_bytes)]
-    )
+    endpoint = metrics.serve(*metrics_address) if metrics_address is not None else None
+    try:
+        await referee.start()
+    except BaseException:
+        await _close(endpoint)
+        raise
+    try:
+        server = grpc.aio.server(
+            options=[
+                *KEEPALIVE_OPTIONS,
+                ("grpc.max_receive_message_length", limits.max_message_bytes),
+                ("grpc.so_reuseport", 1 if reuse_port else 0),
+            ]
+        )
+        health_servicer = await _add_services(server, referee, metrics)
+        port = _listen(server, address, tls, reuse_port)
+        await server.start()
+    except BaseException:
+        try:
+            await referee.stop()
+        finally:
+            await _close(endpoint)
+        raise
+    running = RefereeServer(server, referee, health_servicer, metrics)
+    running.metrics_endpoint = endpoint
+    running.housekeeping = asyncio.ensure_future(_collect_garbage())
+    return running, port
+
+
+async def _add_services(
+    server: grpc.aio.Server, referee: Referee, metrics: Metrics
+) -> health.aio.HealthServicer:
+    """The referee's three services, health (every service SERVING) and reflection."""
     services = pb.DESCRIPTOR.services_by_name  # bytes that do not decode are refused:
     for name, servicer in (
         ("RulesetService", RulesetService(referee, metrics)),
@@ -150,21 +189,60 @@ async def create_server(
         ),
         server,
     )
-    if tls is not None:
-        port = server.add_secure_port(address, tls.credentials())
-    else:
-        port = server.add_insecure_port(address)
-    await server.start()
-    running = RefereeServer(server, referee, health_servicer, metrics)
-    if metrics_address is not None:
-        try:
-            running.metrics_endpoint = metrics.serve(*metrics_address)
-        except OSError:  # the port is taken: stop what started, then say why
-            await server.stop(0)
-            await referee.stop()
-            raise
-    running.housekeeping = asyncio.ensure_future(_collect_garbage())
-    return running, port
+    return health_servicer
+
+
+def _listen(server: grpc.aio.Server, address: str, tls: Tls | None, reuse_port: bool) -> int:
+    """Bind ``address``; the port bound.  When grpc cannot, it raises only "Failed to bind"
+    (its reason goes to stderr, as its own log line): ``_check_port`` says why, when it
+    can."""
+    try:
+        if tls is not None:
+            return server.add_secure_port(address, tls.credentials())
+        return server.add_insecure_port(address)
+    except RuntimeError:  # "Failed to bind to address …"
+        _check_port(address, reuse_port)  # taken since it was checked
+        raise OSError(f"cannot listen on {address}") from None
+
+
+def _check_port(address: str, reuse_port: bool) -> None:
+    """Raise ``OSError`` if the port of ``address`` (``host:port``) is in use on one of the
+    host's addresses (never for port 0, which asks for a free one).
+
+    A socket is bound as grpc binds its own (SO_REUSEADDR, and SO_REUSEPORT with
+    ``reuse_port``) to each address the host resolves to, and closed at once.  Other
+    failures (an address this machine does not have, a port below 1024) are left to grpc,
+    which may still bind the host's other addresses."""
+    host, _, port_text = address.rpartition(":")
+    try:
+        port = int(port_text)
+    except ValueError:  # not host:port: grpc says what it makes of it
+        return
+    if port == 0:
+        return
+    try:
+        found = socket.getaddrinfo(
+            host.strip("[]") or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError:  # a name that does not resolve: grpc says so
+        return
+    for family, kind, protocol, _, sockaddr in found:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            try:
+                probe.bind(sockaddr)
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    raise OSError(
+                        f"cannot listen on {address}: {why_not_listening(error)}"
+                    ) from error
+
+
+async def _close(endpoint: MetricsEndpoint | None) -> None:
+    if endpoint is not None:
+        await asyncio.to_thread(endpoint.close)
 
 
 GC_PERIOD = 5.0
@@ -200,6 +278,7 @@ async def serve(
     metrics_host: str = "127.0.0.1",
     metrics_port: int = 0,
     keep_finished: float = KEEP_FINISHED,
+    reuse_port: bool = False,
 ) -> None:
     """Run the referee until SIGTERM or SIGINT; ``metrics_port`` 0: no metrics endpoint."""
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -212,6 +291,7 @@ async def serve(
         limits=limits,
         metrics_address=(metrics_host, metrics_port) if metrics_port else None,
         keep_finished=keep_finished,
+        reuse_port=reuse_port,
     )
     mode = " (TEST MODE: explicit deals allowed)" if test_mode else ""
     shown = describe_store(db)  # a URL's password stays hidden

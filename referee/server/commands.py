@@ -106,6 +106,14 @@ def register(subparsers: Subparsers) -> None:
         type=_port,
     )
     serve.add_argument(
+        "--reuse-port",
+        action="store_true",
+        default=_env_flag("BHABHI_REUSE_PORT"),
+        help="share the port with other processes that set it too (SO_REUSEPORT), for "
+        "several referees on one port with the kernel balancing connections between them; "
+        "without it a port in use is refused (env BHABHI_REUSE_PORT)",
+    )
+    serve.add_argument(
         "--db",
         default=os.environ.get("BHABHI_DB"),
         help="SQLite database file, whose folder must exist, or a PostgreSQL URL such as "
@@ -276,12 +284,13 @@ def _serve(args: argparse.Namespace) -> int:
                 metrics_host=args.metrics_host,
                 metrics_port=args.metrics_port,
                 keep_finished=args.keep_finished,
+                reuse_port=args.reuse_port,
             )
         )
     except OSError as error:
         _error(str(error))
         return 1
-    except RuntimeError as error:  # grpc: "Failed to bind to address"
+    except RuntimeError as error:  # how grpc reports what it cannot do
         _error(str(error))
         return 1
     return 0

@@ -14,6 +14,7 @@ JSON object per line (``ts``, ``level``, ``logger``, ``message`` and every field
 from __future__ import annotations
 
 import datetime
+import errno
 import json
 import logging
 import sys
@@ -167,6 +168,13 @@ class _Tables(Collector):
         return [family]
 
 
+def why_not_listening(error: OSError) -> str:
+    """What a failed bind means, in the words an operator acts on."""
+    if error.errno == errno.EADDRINUSE:
+        return "the port is in use"
+    return error.strerror or str(error)
+
+
 def host_port(host: str, port: int) -> str:
     """``host:port``, with an IPv6 address in brackets as URLs want it."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -180,7 +188,7 @@ class MetricsEndpoint:
         try:
             server, thread = start_http_server(port, addr=host, registry=registry)
         except OSError as error:
-            why = error.strerror or str(error)
+            why = why_not_listening(error)
             raise OSError(f"cannot serve metrics on {host_port(host, port)}: {why}") from error
         self._server: WSGIServer = server
         self._thread: threading.Thread = thread
