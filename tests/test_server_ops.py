@@ -16,7 +16,7 @@ import pytest
 from bhabhi.referee.v1 import referee_pb2 as pb
 from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
 from server_helpers import (
     ServerProcess,
     Stubs,
@@ -55,13 +55,22 @@ async def test_health_reports_serving() -> None:
         assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+@pytest.mark.parametrize(
+    "service", ["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]
+)
 @run_async
-async def test_reflection_lists_and_describes_the_services() -> None:
+async def test_reflection_lists_and_describes_the_services(service: str) -> None:
+    """Both reflection services answer (grpcurl asks v1 first), asked through a raw stub
+    with the method's full name: the v1alpha messages are v1's, field for field."""
     async with referee() as ref:
-        stub = reflection_pb2_grpc.ServerReflectionStub(ref.channel)
-        call = stub.ServerReflectionInfo()
+        call = ref.channel.stream_stream(
+            f"/{service}/ServerReflectionInfo",
+            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+        )()
         await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))
         listed = await call.read()
+        assert isinstance(listed, reflection_pb2.ServerReflectionResponse), listed
         names = {s.name for s in listed.list_services_response.service}
         assert names >= {
             *SERVICES,
@@ -74,6 +83,7 @@ async def test_reflection_lists_and_describes_the_services() -> None:
             )
         )
         found = await call.read()
+        assert isinstance(found, reflection_pb2.ServerReflectionResponse), found
         files = [
             descriptor_pb2.FileDescriptorProto.FromString(data)
             for data in found.file_descriptor_response.file_descriptor_proto

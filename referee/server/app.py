@@ -21,7 +21,7 @@ from pathlib import Path
 import grpc
 from bhabhi.referee.v1 import referee_pb2 as pb
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 
 from referee.server import guard
 from referee.server.limits import Limits
@@ -181,15 +181,37 @@ async def _add_services(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
+    _add_reflection(server)
+    return health_servicer
+
+
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+"""Where current tools (grpcurl, Postman, grpcui) ask first; grpcio-reflection serves only
+``grpc.reflection.v1alpha.ServerReflection``."""
+
+
+def _add_reflection(server: grpc.aio.Server) -> None:
+    """Server reflection under v1alpha and under v1: one servicer, the same method.
+
+    v1 is v1alpha renamed: the same messages, field for field, so the v1alpha messages
+    decode and encode v1's.  Listing names v1alpha only, since v1's own descriptors are not
+    in this process to describe it with."""
+    servicer = reflection.aio.ReflectionServicer(
         (
             *SERVICE_NAMES,
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
             reflection.SERVICE_NAME,
-        ),
-        server,
+        )
     )
-    return health_servicer
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
+    info = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+    )
+    methods = {"ServerReflectionInfo": info}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(REFLECTION_V1, methods),))
+    server.add_registered_method_handlers(REFLECTION_V1, methods)
 
 
 def _listen(server: grpc.aio.Server, address: str, tls: Tls | None, reuse_port: bool) -> int:
