@@ -5,8 +5,14 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import re
+import signal
+import sqlite3
 import subprocess
 import time
+import urllib.request
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,12 +31,14 @@ from server_helpers import (
     decode,
     drain_stream,
     referee,
+    refusal_of,
     run_async,
     seat_table,
 )
 
 from referee.cli import main
 from referee.server.app import Tls
+from referee.server.drill import free_port
 from referee.server.store_memory import MemoryStore
 from referee.server.stores import missing_folder
 
@@ -176,6 +184,110 @@ async def test_sigterm_drains_and_exits_0(tmp_path: Path) -> None:
         assert "draining" in "".join(process.output)
         await ref.close()
     finally:
+        await process.ensure_stopped()
+
+
+def calls_in_flight(metrics_port: int) -> float:
+    """``bhabhi_calls_in_flight`` as the referee's metrics endpoint says it now."""
+    url = f"http://127.0.0.1:{metrics_port}/metrics"
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        text: str = answer.read().decode()
+    found = re.search(r"^bhabhi_calls_in_flight (\S+)$", text, re.MULTILINE)
+    assert found, text
+    return float(found.group(1))
+
+
+async def until(condition: Callable[[], Awaitable[bool]]) -> None:
+    """Wait for ``condition`` (the test's own deadline bounds the wait)."""
+    while not await condition():
+        await asyncio.sleep(0.02)
+
+
+@run_async
+async def test_sigterm_lets_a_call_in_flight_finish_and_refuses_new_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM while a SubmitAction waits for its commit (the test holds the SQLite file's
+    write lock): the referee reports NOT_SERVING and refuses a new call with
+    ``unavailable`` while the action waits; once the lock is let go the action is answered
+    and stored, and the referee exits 0."""
+    monkeypatch.setenv("BHABHI_DRAIN_SECONDS", "30")  # the store's own busy timeout is 5 s
+    db = tmp_path / "referee.sqlite3"
+    metrics_port = free_port()
+    process = ServerProcess(db, "--metrics-port", str(metrics_port))
+    try:
+        ref = await process.start()
+        seated = await seat_table(ref, "pickup", 3)
+        player = seated.players[(await seated.spectate()).view.turn]
+        view = await player.view()
+        health = health_pb2_grpc.HealthStub(ref.channel)
+
+        async def one_call_in_flight() -> bool:
+            return await asyncio.to_thread(calls_in_flight, metrics_port) == 1
+
+        async def not_serving() -> bool:
+            answer = await health.Check(health_pb2.HealthCheckRequest(service=""))
+            return bool(answer.status == NOT_SERVING)
+
+        lock = sqlite3.connect(db, isolation_level=None)
+        try:
+            lock.execute("BEGIN IMMEDIATE")
+            submitted = asyncio.ensure_future(player.submit(view.view.legal_actions[0], view.seq))
+            await until(one_call_in_flight)
+            process.terminate()
+            await until(not_serving)
+            request = pb.GetTableRequest(table_id=seated.table_id)
+            refusal = await refusal_of(ref.tables.GetTable(request))
+            check_refusal(refusal, grpc.StatusCode.UNAVAILABLE, "unavailable", "en")
+            assert not submitted.done()
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        answer = await submitted
+        assert answer.events and answer.last_seq > view.seq
+        assert await process.wait(timeout=30) == 0
+        await ref.close()
+        again = await process.start()  # on the same file: the action was stored
+        table = (await again.tables.GetTable(pb.GetTableRequest(table_id=seated.table_id))).table
+        assert table.last_seq == answer.last_seq
+        await again.close()
+    finally:
+        await process.ensure_stopped()
+
+
+@run_async
+async def test_calls_grpc_holds_at_sigterm_are_refused_not_cancelled(tmp_path: Path) -> None:
+    """Calls that reached the referee's process but no servicer yet when SIGTERM came (sent
+    while it was stopped with SIGSTOP, so that they all wait in grpc) are answered or
+    refused with ``unavailable``, which a client retries: grpc's own stop cancelled
+    them (CANCELLED, not retried)."""
+    process = ServerProcess(tmp_path / "referee.sqlite3")
+    try:
+        ref = await process.start()
+        seated = await seat_table(ref, "pickup", 3)
+        request = pb.GetTableRequest(table_id=seated.table_id)
+        clients = [ref.connect() for _ in range(4)]
+        for client in clients:  # each connected
+            await client.tables.GetTable(request)
+        process.process.send_signal(signal.SIGSTOP)
+        calls = [clients[i % 4].tables.GetTable(request) for i in range(200)]
+        await asyncio.sleep(0.5)  # sent, into the stopped process's sockets
+        process.terminate()
+        process.process.send_signal(signal.SIGCONT)
+        reasons = Counter[str]()
+        for call in calls:
+            try:
+                await call
+                reasons["ok"] += 1
+            except grpc.aio.AioRpcError as error:
+                reasons[decode(error).reason] += 1  # a CANCELLED has no rich status
+        assert set(reasons) <= {"ok", "unavailable"}, reasons
+        assert sum(reasons.values()) == 200
+        assert await process.wait(timeout=30) == 0
+        await ref.close()
+    finally:
+        if process.process.returncode is None:
+            process.process.send_signal(signal.SIGCONT)
         await process.ensure_stopped()
 
 

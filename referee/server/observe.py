@@ -54,6 +54,8 @@ series that has not moved yet is 0 rather than absent."""
 
 TABLES_HELP = "Tables held in memory by this referee, by status (computed when scraped)."
 
+CALLS_HELP = "Unary RPCs being handled by this referee now (computed when scraped)."
+
 RpcTimer = Callable[[grpc.StatusCode | None, float], None]
 """Records one finished call: its status code (None: OK) and the seconds it took."""
 
@@ -140,6 +142,11 @@ class Metrics:
 
         return record
 
+    def count_calls(self, read: Callable[[], int]) -> None:
+        """``bhabhi_calls_in_flight``: what ``read`` says when scraped (a drain waits for
+        these calls, and a count that only grows is a call that never ends)."""
+        self.registry.register(_Computed("bhabhi_calls_in_flight", CALLS_HELP, read))
+
     def serve(self, host: str, port: int) -> MetricsEndpoint:
         """Serve the metrics at ``http://host:port/metrics`` (port 0: a free one)."""
         return MetricsEndpoint(self.registry, host, port)
@@ -173,6 +180,21 @@ def why_not_listening(error: OSError) -> str:
     if error.errno == errno.EADDRINUSE:
         return "the port is in use"
     return error.strerror or str(error)
+
+
+class _Computed(Collector):
+    """A gauge whose value is read when scraped, not kept in step on the event loop."""
+
+    def __init__(self, name: str, help: str, read: Callable[[], int]) -> None:
+        self.name = name
+        self.help = help
+        self.read = read
+
+    def describe(self) -> Iterable[Metric]:
+        return [GaugeMetricFamily(self.name, self.help)]
+
+    def collect(self) -> Iterable[Metric]:
+        return [GaugeMetricFamily(self.name, self.help, value=self.read())]
 
 
 def host_port(host: str, port: int) -> str:
