@@ -14,7 +14,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import referee
 
@@ -34,8 +34,59 @@ OPTIONAL_COMMAND_MODULES: tuple[str, ...] = ("referee.sim.commands",)
 """Written in parallel by other work; skipped while the module does not exist yet."""
 
 
+MISSING = "the following arguments are required: "
+"""How argparse's message about missing required arguments begins."""
+
+
+class _Missing(Exception):
+    """argparse found required arguments missing (its message)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` that names an unrecognised argument before a missing one.
+
+    argparse checks for missing required arguments before unrecognised ones: alone, it
+    would answer ``bhabhi --bogus`` only that COMMAND is required, and ``bhabhi simulate
+    --bogus`` that --rules is.  Here a parser (sub-commands are made with the class of
+    their parent) that finds arguments missing parses again with nothing required, only to
+    see what it does not recognise, and names that first.  What a sub-command does not
+    recognise it names itself, with its own usage, rather than leave it to ``bhabhi``'s:
+    no command here takes arguments it does not know."""
+
+    def parse_known_args(  # type: ignore[override]  # its overloads, as one
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        try:
+            parsed, extras = super().parse_known_args(args, namespace)
+        except _Missing as missing:
+            extras = self._unrecognised(args)
+            if not extras:
+                super().error(str(missing))
+        else:
+            if not extras:
+                return parsed, extras
+        super().error(f"unrecognized arguments: {' '.join(extras)}")
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith(MISSING):
+            raise _Missing(message)
+        super().error(message)
+
+    def _unrecognised(self, args: Sequence[str] | None) -> list[str]:
+        """What a parse with nothing required leaves unrecognised (every other error the
+        arguments have was met before the check for missing ones)."""
+        required = [action for action in self._actions if action.required]
+        for action in required:
+            action.required = False
+        try:
+            return super().parse_known_args(args, None)[1]
+        finally:
+            for action in required:
+                action.required = True
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="bhabhi",
         description="Bhabhi as data: rulesets, engine and referee.",
     )
@@ -56,8 +107,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def quiet_grpc() -> None:
+    """Keep gRPC C-core's informational lines out of the commands' output.
+
+    Without ``GRPC_VERBOSITY``, C-core leaves abseil's threshold at INFO, and lines such as
+    ``I… chttp2_transport.cc:1403] …: Got goaway [2] … Cancelling all calls`` (``bhabhi
+    play``'s referee in this process stopping while a bot's stream is open) or ``I…
+    fork_posix.cc:71] Other threads are currently calling into gRPC, skipping fork()
+    handlers`` (a process pool started while a channel is open) appear among a game's text.
+    gRPC reads the variable once, when it starts: so this runs before any command module
+    imports grpc.  Its errors still show; a ``GRPC_VERBOSITY`` already set wins (``info``
+    or ``debug`` to see C-core's lines); the referee's own logs are Python's and do not
+    depend on it."""
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code (0 ok, 1 problems found, 2 usage error)."""
+    quiet_grpc()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -257,26 +257,8 @@ def test_serve_with_its_metrics_port_taken_says_so_in_one_line(tmp_path: Path) -
             timeout=60,
         )
     assert result.returncode == 1
-    assert result.stdout.splitlines() == [
-        f"bhabhi serve: error: cannot serve metrics on 127.0.0.1:{busy}: Address already in use"
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"bhabhi serve: error: cannot serve metrics on 127.0.0.1:{busy}: the port is in use"
     ]
-    assert "Traceback" not in result.stderr, result.stderr
-
-
-def test_serve_refuses_a_metrics_port_that_is_not_a_port(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            *bhabhi_command(),
-            "serve",
-            "--db",
-            str(tmp_path / "r.sqlite3"),
-            "--metrics-port",
-            "70000",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 1
-    assert result.stdout.strip() == "bhabhi serve: error: --metrics-port 70000 is not a port"
+    assert not (tmp_path / "referee.sqlite3").exists()  # said before the store was opened

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -103,6 +104,31 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]
     code, _, err = run(capsys, *argv)
     assert code == 2
     assert "usage:" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--bogus"], "bhabhi: error: unrecognized arguments: --bogus"),
+        (["--bogus", "rules", "list"], "bhabhi: error: unrecognized arguments: --bogus"),
+        (["serve", "--bogus"], "bhabhi serve: error: unrecognized arguments: --bogus"),
+        (["rules", "--bogus"], "bhabhi rules: error: unrecognized arguments: --bogus"),
+        (["rules", "list", "--bogus"], "bhabhi rules list: error: unrecognized arguments: --bogus"),
+        (["simulate", "--bogus"], "bhabhi simulate: error: unrecognized arguments: --bogus"),
+        ([], "bhabhi: error: the following arguments are required: COMMAND"),
+        (["rules"], "bhabhi rules: error: the following arguments are required: COMMAND"),
+        (["nonsense"], "bhabhi: error: argument COMMAND: invalid choice: 'nonsense'"),
+    ],
+)
+def test_usage_errors_name_what_is_wrong(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """An unrecognised option is named as such (by the command it was given to), even where
+    a required argument is missing too; a missing command or an unknown one is named."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.splitlines()[-1].startswith(says), err
 
 
 def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
@@ -246,3 +272,46 @@ def test_subprocess_console_script() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("rules/pickup.yaml: ok (id pickup, hash sha256:")
+
+
+FORK_WHILE_CONNECTING = """
+import asyncio, contextlib, logging, multiprocessing, sys
+if sys.argv[1] == "bhabhi":
+    from referee.cli import main
+    main(["--version"])  # what every command does first
+import grpc
+
+async def connect_then_fork() -> None:
+    channel = grpc.aio.insecure_channel("127.0.0.1:1")  # nothing answers: it keeps trying
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(channel.channel_ready(), 0.3)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        pool.map(abs, [1])
+    await channel.close()
+
+asyncio.run(connect_then_fork())
+logging.getLogger("bhabhi.server").warning("our own line")
+"""
+
+
+@pytest.mark.parametrize("setup", ["grpc alone", "bhabhi"])
+def test_grpc_core_informational_lines_are_kept_out(setup: str) -> None:
+    """A process forked while a channel is open makes C-core print an INFO line on stderr;
+    under ``bhabhi`` it does not, and the referee's own log lines still do."""
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}
+    result = subprocess.run(
+        [sys.executable, "-c", FORK_WHILE_CONNECTING, setup],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[-1] == "our own line", lines
+    if setup == "bhabhi":
+        assert lines == ["our own line"]
+    else:  # what the test would otherwise not see
+        assert any("fork_posix.cc" in line for line in lines), lines

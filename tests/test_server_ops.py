@@ -5,7 +5,14 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import re
+import signal
+import sqlite3
+import subprocess
 import time
+import urllib.request
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,20 +22,25 @@ import pytest
 from bhabhi.referee.v1 import referee_pb2 as pb
 from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
 from server_helpers import (
     ServerProcess,
     Stubs,
+    bhabhi_command,
     check_refusal,
     decode,
     drain_stream,
     referee,
+    refusal_of,
     run_async,
     seat_table,
 )
 
+from referee.cli import main
+from referee.ops.drill import free_port
 from referee.server.app import Tls
 from referee.server.store.memory import MemoryStore
+from referee.server.store.opening import missing_folder
 
 SERVICES = (
     "bhabhi.referee.v1.RulesetService",
@@ -51,13 +63,22 @@ async def test_health_reports_serving() -> None:
         assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+@pytest.mark.parametrize(
+    "service", ["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]
+)
 @run_async
-async def test_reflection_lists_and_describes_the_services() -> None:
+async def test_reflection_lists_and_describes_the_services(service: str) -> None:
+    """Both reflection services answer (grpcurl asks v1 first), asked through a raw stub
+    with the method's full name: the v1alpha messages are v1's, field for field."""
     async with referee() as ref:
-        stub = reflection_pb2_grpc.ServerReflectionStub(ref.channel)
-        call = stub.ServerReflectionInfo()
+        call = ref.channel.stream_stream(
+            f"/{service}/ServerReflectionInfo",
+            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+        )()
         await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))
         listed = await call.read()
+        assert isinstance(listed, reflection_pb2.ServerReflectionResponse), listed
         names = {s.name for s in listed.list_services_response.service}
         assert names >= {
             *SERVICES,
@@ -70,6 +91,7 @@ async def test_reflection_lists_and_describes_the_services() -> None:
             )
         )
         found = await call.read()
+        assert isinstance(found, reflection_pb2.ServerReflectionResponse), found
         files = [
             descriptor_pb2.FileDescriptorProto.FromString(data)
             for data in found.file_descriptor_response.file_descriptor_proto
@@ -163,6 +185,233 @@ async def test_sigterm_drains_and_exits_0(tmp_path: Path) -> None:
         await ref.close()
     finally:
         await process.ensure_stopped()
+
+
+def calls_in_flight(metrics_port: int) -> float:
+    """``bhabhi_calls_in_flight`` as the referee's metrics endpoint says it now."""
+    url = f"http://127.0.0.1:{metrics_port}/metrics"
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        text: str = answer.read().decode()
+    found = re.search(r"^bhabhi_calls_in_flight (\S+)$", text, re.MULTILINE)
+    assert found, text
+    return float(found.group(1))
+
+
+async def until(condition: Callable[[], Awaitable[bool]]) -> None:
+    """Wait for ``condition`` (the test's own deadline bounds the wait)."""
+    while not await condition():
+        await asyncio.sleep(0.02)
+
+
+@run_async
+async def test_sigterm_lets_a_call_in_flight_finish_and_refuses_new_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM while a SubmitAction waits for its commit (the test holds the SQLite file's
+    write lock): the referee reports NOT_SERVING and refuses a new call with
+    ``unavailable`` while the action waits; once the lock is let go the action is answered
+    and stored, and the referee exits 0."""
+    monkeypatch.setenv("BHABHI_DRAIN_SECONDS", "30")  # the store's own busy timeout is 5 s
+    db = tmp_path / "referee.sqlite3"
+    metrics_port = free_port()
+    process = ServerProcess(db, "--metrics-port", str(metrics_port))
+    try:
+        ref = await process.start()
+        seated = await seat_table(ref, "pickup", 3)
+        player = seated.players[(await seated.spectate()).view.turn]
+        view = await player.view()
+        health = health_pb2_grpc.HealthStub(ref.channel)
+
+        async def one_call_in_flight() -> bool:
+            return await asyncio.to_thread(calls_in_flight, metrics_port) == 1
+
+        async def not_serving() -> bool:
+            answer = await health.Check(health_pb2.HealthCheckRequest(service=""))
+            return bool(answer.status == NOT_SERVING)
+
+        lock = sqlite3.connect(db, isolation_level=None)
+        try:
+            lock.execute("BEGIN IMMEDIATE")
+            submitted = asyncio.ensure_future(player.submit(view.view.legal_actions[0], view.seq))
+            await until(one_call_in_flight)
+            process.terminate()
+            await until(not_serving)
+            request = pb.GetTableRequest(table_id=seated.table_id)
+            refusal = await refusal_of(ref.tables.GetTable(request))
+            check_refusal(refusal, grpc.StatusCode.UNAVAILABLE, "unavailable", "en")
+            assert not submitted.done()
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        answer = await submitted
+        assert answer.events and answer.last_seq > view.seq
+        assert await process.wait(timeout=30) == 0
+        await ref.close()
+        again = await process.start()  # on the same file: the action was stored
+        table = (await again.tables.GetTable(pb.GetTableRequest(table_id=seated.table_id))).table
+        assert table.last_seq == answer.last_seq
+        await again.close()
+    finally:
+        await process.ensure_stopped()
+
+
+@run_async
+async def test_calls_grpc_holds_at_sigterm_are_refused_not_cancelled(tmp_path: Path) -> None:
+    """Calls that reached the referee's process but no servicer yet when SIGTERM came (sent
+    while it was stopped with SIGSTOP, so that they all wait in grpc) are answered or
+    refused with ``unavailable``, which a client retries: grpc's own stop cancelled
+    them (CANCELLED, not retried)."""
+    process = ServerProcess(tmp_path / "referee.sqlite3")
+    try:
+        ref = await process.start()
+        seated = await seat_table(ref, "pickup", 3)
+        request = pb.GetTableRequest(table_id=seated.table_id)
+        clients = [ref.connect() for _ in range(4)]
+        for client in clients:  # each connected
+            await client.tables.GetTable(request)
+        process.process.send_signal(signal.SIGSTOP)
+        calls = [clients[i % 4].tables.GetTable(request) for i in range(200)]
+        await asyncio.sleep(0.5)  # sent, into the stopped process's sockets
+        process.terminate()
+        process.process.send_signal(signal.SIGCONT)
+        reasons = Counter[str]()
+        for call in calls:
+            try:
+                await call
+                reasons["ok"] += 1
+            except grpc.aio.AioRpcError as error:
+                reasons[decode(error).reason] += 1  # a CANCELLED has no rich status
+        assert set(reasons) <= {"ok", "unavailable"}, reasons
+        assert sum(reasons.values()) == 200
+        assert await process.wait(timeout=30) == 0
+        await ref.close()
+    finally:
+        if process.process.returncode is None:
+            process.process.send_signal(signal.SIGCONT)
+        await process.ensure_stopped()
+
+
+# --- one port, one referee ------------------------------------------------------------------
+
+
+def serve_once(cwd: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """``bhabhi serve`` expected to stop at once (a bad setting); what it printed."""
+    return subprocess.run(
+        [*bhabhi_command(), "serve", *flags],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@run_async
+async def test_a_port_in_use_is_refused_before_the_store_is_opened(tmp_path: Path) -> None:
+    """grpc would share the port (SO_REUSEPORT) and clients would reach either referee;
+    the second one says the port is in use, in one line, and never opens its database,
+    with --reuse-port too while the first does not share."""
+    first = ServerProcess(tmp_path / "first.sqlite3")
+    try:
+        ref = await first.start()
+        for more in ([], ["--reuse-port"]):
+            second = tmp_path / "second.sqlite3"
+            result = await asyncio.to_thread(
+                serve_once, tmp_path, "--port", str(ref.port), "--db", str(second), *more
+            )
+            assert result.returncode == 1, result
+            assert result.stdout == ""
+            assert result.stderr.splitlines() == [
+                f"bhabhi serve: error: cannot listen on 127.0.0.1:{ref.port}: the port is in use"
+            ]
+            assert not second.exists()
+        assert (await ref.rulesets.ListRulesets(pb.ListRulesetsRequest())).rulesets
+        await ref.close()
+    finally:
+        await first.ensure_stopped()
+
+
+@run_async
+async def test_referees_that_ask_for_it_share_a_port(tmp_path: Path) -> None:
+    """--reuse-port: several processes on one port, the kernel balancing between them."""
+    first = ServerProcess(tmp_path / "first.sqlite3", "--reuse-port")
+    second: ServerProcess | None = None
+    try:
+        ref = await first.start()
+        second = ServerProcess(tmp_path / "second.sqlite3", "--reuse-port", "--port", str(ref.port))
+        also = await second.start()
+        assert also.port == ref.port
+        assert (await also.rulesets.ListRulesets(pb.ListRulesetsRequest())).rulesets
+        await asyncio.gather(ref.close(), also.close())
+    finally:
+        await first.ensure_stopped()
+        if second is not None:
+            await second.ensure_stopped()
+
+
+# --- bhabhi serve's flags ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "says"),
+    [
+        (["--port", "99999"], {}, "argument --port: 99999 is not a port (0 to 65535)"),
+        (["--port", "-1"], {}, "argument --port: -1 is not a port (0 to 65535)"),
+        (["--port", "http"], {}, "argument --port: not a port number: 'http'"),
+        ([], {"BHABHI_PORT": "65536"}, "argument --port: 65536 is not a port (0 to 65535)"),
+        (["--metrics-port", "70000"], {}, "argument --metrics-port: 70000 is not a port"),
+        ([], {"BHABHI_METRICS_PORT": "-5"}, "argument --metrics-port: -5 is not a port"),
+    ],
+)
+def test_serve_refuses_a_port_that_is_not_a_port(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    env: dict[str, str],
+    says: str,
+) -> None:
+    """0 to 65535, from a flag or from the environment (grpc would listen on 99999 modulo
+    65536, 34463, without a word)."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    db = tmp_path / "referee.sqlite3"
+    assert main(["serve", "--db", str(db), *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].startswith(f"bhabhi serve: error: {says}"), err
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("given", ["flag", "env"])
+def test_serve_refuses_a_database_in_a_folder_that_does_not_exist(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    given: str,
+) -> None:
+    """A path given explicitly (flag or BHABHI_DB) is used as it is: its folder is not
+    made (the default, var/referee.sqlite3, may make var/)."""
+    db = tmp_path / "no" / "such" / "x.sqlite3"
+    monkeypatch.chdir(tmp_path)
+    if given == "env":
+        monkeypatch.setenv("BHABHI_DB", str(db))
+        argv = ["serve", "--port", "0"]
+    else:
+        argv = ["serve", "--port", "0", "--db", str(db)]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"bhabhi serve: error: --db {db}: no such folder: {db.parent}\n"
+    assert not (tmp_path / "no").exists()
+    assert not (tmp_path / "var").exists()
+
+
+def test_only_an_explicit_sqlite_path_needs_its_folder(tmp_path: Path) -> None:
+    assert missing_folder(tmp_path / "x.sqlite3") is None
+    assert missing_folder("x.sqlite3") is None  # the working directory
+    assert missing_folder(str(tmp_path / "gone" / "x.sqlite3")) == tmp_path / "gone"
+    assert missing_folder("postgresql://ref@db:5432/bhabhi") is None
 
 
 # --- TLS -----------------------------------------------------------------------------------

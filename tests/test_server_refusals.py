@@ -834,6 +834,11 @@ async def test_behind_trusted_proxies_spectators_count_by_forwarded_address() ->
         ("--max-message-bytes", "10", "must be at least 1024 bytes, not 10"),
         ("--keep-finished", "-1", "must be 0 or more seconds, not -1"),
         ("--trusted-proxy-hops", "x", "not a whole number: 'x'"),
+        ("--tables-per-minute", "-1", "must be 0 (no limit) or a positive number, not -1"),
+        ("--open-table-seconds", "soon", "not a number of seconds: 'soon'"),
+        ("--min-turn-time", "-0.5", "must be 0 or more seconds, not -0.5"),
+        ("--validation-workers", "0", "must be 1 or more"),
+        ("--validation-cpu-seconds", "0", "must be more than 0 seconds"),
     ],
 )
 def test_serve_refuses_a_bad_limit_in_one_line(
@@ -851,3 +856,20 @@ def test_serve_refuses_a_bad_limit_in_one_line(
         f"bhabhi serve: error: argument {flag}: {says}"
     )
     assert not (tmp_path / "r.sqlite3").exists()  # refused before anything was opened
+
+
+def test_serve_refuses_limits_that_contradict_each_other(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [*bhabhi_command(), "serve", "--db", str(tmp_path / "r.sqlite3")]
+        + ["--min-turn-time", "100000"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "bhabhi serve: error: min_turn_time must be at most 86400 seconds (max_turn_time),"
+        " not 100000"
+    )
+    assert not (tmp_path / "r.sqlite3").exists()

@@ -178,6 +178,25 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2
 
 
+def test_games_and_seed_have_defaults_shown_in_the_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Only the ruleset and the player count must be given: the same run as with
+    ``--games 1000 --seed 1``, which the help names."""
+    _, defaults = run_json(capsys, "--rules", "pickup", "--players", "3")
+    _, named = run_json(capsys, "--rules", "pickup", "--players", "3", "--games", "1000",
+                        "--seed", "1")  # fmt: skip
+    assert defaults["hands"] == 1000
+    assert {k: v for k, v in defaults.items() if k != "timing"} == {
+        k: v for k, v in named.items() if k != "timing"
+    }
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "--rules ID|FILE --players N [--games K] [--seed S]" in " ".join(out.split())
+    assert "hands to play (default 1000)" in " ".join(out.split())
+    assert "(default 1: the same hands every run)" in " ".join(out.split())
+
+
 def test_the_handler_can_be_called_directly(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 

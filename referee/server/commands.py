@@ -6,8 +6,11 @@ import argparse
 import asyncio
 import math
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from referee.server.store.opening import DEFAULT_DB, missing_folder
 
 if TYPE_CHECKING:
     from referee.cli import Subparsers
@@ -47,6 +50,31 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _workers(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def _budget(text: str) -> float:
+    value = _seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 to 65535 (grpc would otherwise listen on the number modulo 65536)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (0 to 65535)")
+    return value
+
+
 def _message_bytes(text: str) -> int:
     value = _count(text)
     if value < 1024:
@@ -83,15 +111,29 @@ def register(subparsers: Subparsers) -> None:
         "referees (replicas) can share.",
     )
     serve.add_argument("--host", default=os.environ.get("BHABHI_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("BHABHI_PORT", "50051")))
     _option(
         serve,
+        "--port",
+        "BHABHI_PORT",
+        "50051",
+        "the port to listen on; 0: a free one (printed)",
+        type=_port,
+    )
+    serve.add_argument(
+        "--reuse-port",
+        action="store_true",
+        default=_env_flag("BHABHI_REUSE_PORT"),
+        help="share the port with other processes that set it too (SO_REUSEPORT), for "
+        "several referees on one port with the kernel balancing connections between them; "
+        "without it a port in use is refused (env BHABHI_REUSE_PORT)",
+    )
+    serve.add_argument(
         "--db",
-        "BHABHI_DB",
-        str(Path("var") / "referee.sqlite3"),
-        "SQLite database file, or a PostgreSQL URL such as "
+        default=os.environ.get("BHABHI_DB"),
+        help="SQLite database file, whose folder must exist, or a PostgreSQL URL such as "
         "postgresql://user:password@host:5432/db (add ?options=-csearch_path%%3Dname for a "
-        "schema other than the default; the store creates its tables)",
+        "schema other than the default; the store creates its tables) "
+        f"(default {DEFAULT_DB}, its folder created if need be; env BHABHI_DB)",
     )
     serve.add_argument(
         "--test-mode",
@@ -131,6 +173,51 @@ def register(subparsers: Subparsers) -> None:
         "100",
         "actions per second per seat credential, after a burst of twice as many",
         type=_rate,
+    )
+    _option(
+        limits,
+        "--tables-per-minute",
+        "BHABHI_TABLES_PER_MINUTE",
+        "120",
+        "tables created per minute per client address, after a burst of half as many "
+        "(not limited in test mode)",
+        type=_rate,
+    )
+    _option(
+        limits,
+        "--open-table-seconds",
+        "BHABHI_OPEN_TABLE_SECONDS",
+        "1800",
+        "an open table that nobody joins or leaves for this long is closed",
+        type=_seconds,
+        metavar="SECONDS",
+    )
+    _option(
+        limits,
+        "--min-turn-time",
+        "BHABHI_MIN_TURN_TIME",
+        "1",
+        "the shortest turn clock a table may have (0 is no clock): timeouts never play faster",
+        type=_seconds,
+        metavar="SECONDS",
+    )
+    _option(
+        limits,
+        "--validation-workers",
+        "BHABHI_VALIDATION_WORKERS",
+        "2",
+        "uploaded rulesets checked at once, each in a worker process (8 more may wait)",
+        type=_workers,
+        metavar="N",
+    )
+    _option(
+        limits,
+        "--validation-cpu-seconds",
+        "BHABHI_VALIDATION_CPU_SECONDS",
+        "2",
+        "CPU time one ruleset check may take before it is refused",
+        type=_budget,
+        metavar="SECONDS",
     )
     _option(
         limits,
@@ -179,7 +266,7 @@ def register(subparsers: Subparsers) -> None:
         "serve Prometheus metrics over HTTP on this port; Prometheus scrapes "
         "http://HOST:PORT/metrics",
         shown="0: not served",
-        type=int,
+        type=_port,
     )
     _option(
         observe,
@@ -212,55 +299,73 @@ def _serve(args: argparse.Namespace) -> int:
     from referee.server.app import Tls, serve
     from referee.server.limits import Limits
 
+    db: str = args.db if args.db is not None else str(DEFAULT_DB)
+    if args.db is not None and (folder := missing_folder(args.db)) is not None:
+        _error(f"--db {args.db}: no such folder: {folder}")
+        return 1
     tls = None
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
-            print("bhabhi serve: error: --tls-cert and --tls-key go together")
+            _error("--tls-cert and --tls-key go together")
             return 1
         for path in (args.tls_cert, args.tls_key, args.tls_client_ca):
             if path is not None and not Path(path).is_file():
-                print(f"bhabhi serve: error: no such file: {path}")
+                _error(f"no such file: {path}")
                 return 1
         tls = Tls(Path(args.tls_cert), Path(args.tls_key), args.tls_client_ca)
     elif args.tls_client_ca:
-        print("bhabhi serve: error: --tls-client-ca needs --tls-cert and --tls-key")
-        return 1
-    if not 0 <= args.metrics_port <= 65535:
-        print(f"bhabhi serve: error: --metrics-port {args.metrics_port} is not a port")
+        _error("--tls-client-ca needs --tls-cert and --tls-key")
         return 1
     from referee.server.observe import configure_logging
 
     try:  # the environment's values are not checked by argparse
         configure_logging(args.log_format, args.log_level)
     except ValueError as error:
-        print(f"bhabhi serve: error: {error}")
+        _error(str(error))
+        return 1
+    try:
+        limits = Limits(
+            max_tables=args.max_tables,
+            max_streams_per_credential=args.max_streams_per_credential,
+            actions_per_second=args.max_actions_per_second,
+            action_burst=math.ceil(2 * args.max_actions_per_second),
+            max_message_bytes=args.max_message_bytes,
+            trusted_proxy_hops=args.trusted_proxy_hops,
+            tables_per_minute=args.tables_per_minute,
+            table_burst=math.ceil(args.tables_per_minute / 2),
+            open_table_seconds=args.open_table_seconds,
+            min_turn_time=args.min_turn_time,
+            validation_workers=args.validation_workers,
+            validation_cpu_seconds=args.validation_cpu_seconds,
+        )
+    except ValueError as error:  # limits that contradict each other
+        _error(str(error))
         return 1
     try:
         asyncio.run(
             serve(
                 args.host,
                 args.port,
-                db=args.db,
+                db=db,
                 test_mode=args.test_mode,
                 allow_register=args.allow_register,
                 tls=tls,
-                limits=Limits(
-                    max_tables=args.max_tables,
-                    max_streams_per_credential=args.max_streams_per_credential,
-                    actions_per_second=args.max_actions_per_second,
-                    action_burst=math.ceil(2 * args.max_actions_per_second),
-                    max_message_bytes=args.max_message_bytes,
-                    trusted_proxy_hops=args.trusted_proxy_hops,
-                ),
+                limits=limits,
                 metrics_host=args.metrics_host,
                 metrics_port=args.metrics_port,
                 keep_finished=args.keep_finished,
+                reuse_port=args.reuse_port,
             )
         )
     except OSError as error:
-        print(f"bhabhi serve: error: {error}")
+        _error(str(error))
         return 1
-    except RuntimeError as error:  # grpc: "Failed to bind to address"
-        print(f"bhabhi serve: error: {error}")
+    except RuntimeError as error:  # how grpc reports what it cannot do
+        _error(str(error))
         return 1
     return 0
+
+
+def _error(message: str) -> None:
+    """One line on stderr, where a shell or a supervisor shows what went wrong."""
+    print(f"bhabhi serve: error: {message}", file=sys.stderr)

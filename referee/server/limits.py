@@ -78,7 +78,10 @@ class Limits:
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
         if self.max_turn_time < self.min_turn_time:
-            raise ValueError("max_turn_time must not be below min_turn_time")
+            raise ValueError(
+                f"min_turn_time must be at most {self.max_turn_time:g} seconds (max_turn_time),"
+                f" not {self.min_turn_time:g}"
+            )
         if self.validation_workers < 1 or self.validation_cpu_seconds <= 0:
             raise ValueError("validation_workers must be 1 or more, validation_cpu_seconds above 0")
         if self.max_message_bytes < 1024:

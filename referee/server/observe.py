@@ -14,6 +14,7 @@ JSON object per line (``ts``, ``level``, ``logger``, ``message`` and every field
 from __future__ import annotations
 
 import datetime
+import errno
 import json
 import logging
 import sys
@@ -52,6 +53,8 @@ MOVE_KINDS = ("join", "leave", "start", "deal", "action", "timeout", "close")
 series that has not moved yet is 0 rather than absent."""
 
 TABLES_HELP = "Tables held in memory by this referee, by status (computed when scraped)."
+
+CALLS_HELP = "Unary RPCs being handled by this referee now (computed when scraped)."
 
 RpcTimer = Callable[[grpc.StatusCode | None, float], None]
 """Records one finished call: its status code (None: OK) and the seconds it took."""
@@ -139,6 +142,11 @@ class Metrics:
 
         return record
 
+    def count_calls(self, read: Callable[[], int]) -> None:
+        """``bhabhi_calls_in_flight``: what ``read`` says when scraped (a drain waits for
+        these calls, and a count that only grows is a call that never ends)."""
+        self.registry.register(_Computed("bhabhi_calls_in_flight", CALLS_HELP, read))
+
     def serve(self, host: str, port: int) -> MetricsEndpoint:
         """Serve the metrics at ``http://host:port/metrics`` (port 0: a free one)."""
         return MetricsEndpoint(self.registry, host, port)
@@ -167,6 +175,28 @@ class _Tables(Collector):
         return [family]
 
 
+def why_not_listening(error: OSError) -> str:
+    """What a failed bind means, in the words an operator acts on."""
+    if error.errno == errno.EADDRINUSE:
+        return "the port is in use"
+    return error.strerror or str(error)
+
+
+class _Computed(Collector):
+    """A gauge whose value is read when scraped, not kept in step on the event loop."""
+
+    def __init__(self, name: str, help: str, read: Callable[[], int]) -> None:
+        self.name = name
+        self.help = help
+        self.read = read
+
+    def describe(self) -> Iterable[Metric]:
+        return [GaugeMetricFamily(self.name, self.help)]
+
+    def collect(self) -> Iterable[Metric]:
+        return [GaugeMetricFamily(self.name, self.help, value=self.read())]
+
+
 def host_port(host: str, port: int) -> str:
     """``host:port``, with an IPv6 address in brackets as URLs want it."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -180,7 +210,7 @@ class MetricsEndpoint:
         try:
             server, thread = start_http_server(port, addr=host, registry=registry)
         except OSError as error:
-            why = error.strerror or str(error)
+            why = why_not_listening(error)
             raise OSError(f"cannot serve metrics on {host_port(host, port)}: {why}") from error
         self._server: WSGIServer = server
         self._thread: threading.Thread = thread

@@ -19,6 +19,11 @@ from referee.sim.simulate import BOT_NAMES, format_text, simulate, summary, timi
 if TYPE_CHECKING:
     from referee.cli import Subparsers
 
+DEFAULT_GAMES = 1000
+"""Enough hands for the Bhabhi rates to settle to a few percent, and quick: 0.15 s for
+pickup with 3 random bots, 4 s for bhabho with 4 heuristic ones, on one core."""
+DEFAULT_SEED = "1"
+
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
@@ -30,8 +35,19 @@ def register(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--rules", required=True, metavar="ID|FILE", help="ruleset id or file")
     parser.add_argument("--players", required=True, type=int, metavar="N")
-    parser.add_argument("--games", required=True, type=int, metavar="K", help="hands to play")
-    parser.add_argument("--seed", required=True, metavar="S", help="the run's seed (any text)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        metavar="K",
+        help=f"hands to play (default {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--seed",
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"the run's seed, any text (default {DEFAULT_SEED}: the same hands every run)",
+    )
     who = parser.add_mutually_exclusive_group()
     who.add_argument(
         "--bot",

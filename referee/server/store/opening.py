@@ -32,6 +32,19 @@ def open_store(db: str | Path | None) -> Store:
     return SqliteStore(Path(db) if db is not None else DEFAULT_DB)
 
 
+def missing_folder(db: str | Path) -> Path | None:
+    """The folder of the SQLite file ``db`` names, if that folder does not exist (None: it
+    does, or ``db`` is a PostgreSQL URL).
+
+    The SQLite store creates the folders its file is in, which suits the default
+    ``var/referee.sqlite3``; a path given explicitly whose folder is missing is more likely
+    a typo or an unmounted volume, and a database quietly made there would be lost."""
+    if is_postgres_url(db):
+        return None
+    folder = Path(db).parent
+    return None if folder.is_dir() else folder
+
+
 def describe_store(db: str | Path | None) -> str:
     """``db`` as it may be printed or logged: a URL's password hidden."""
     if is_postgres_url(db):
