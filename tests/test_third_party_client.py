@@ -7,9 +7,16 @@ missing credentials, illegal cards, retried, racing and stale requests, malforme
 messages) and checks every message each seat received for cards it could not know. See
 ``clients/node/README.md``.
 
-The referee runs as a subprocess (``bhabhi serve``) on a fresh SQLite file. ``npm ci``
-runs once per package-lock (a marker in node_modules remembers it). The test is skipped
-only when ``node`` or ``npm`` is missing.
+``clients/node/attack.js`` repeats from outside, with the same loading code, every attack
+found against the referee (hostile ruleset uploads while a table plays, table settings,
+a CreateTable flood and the lobby after it, player names, streams of finished sessions,
+reflection, SubmitAction refusals, credentials, retries, undecodable bytes); each must be
+refused as documented and change nothing.
+
+The referee runs as a subprocess (``bhabhi serve``) on a fresh SQLite file, never in test
+mode (which would switch the CreateTable limit off). ``npm ci`` runs once per
+package-lock (a marker in node_modules remembers it). The tests are skipped only when
+``node`` or ``npm`` is missing.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -67,14 +75,12 @@ def _npm_ci() -> None:
         MARKER.write_text(wanted + "\n")
 
 
-@pytest.fixture(scope="module")
-def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def _serve(db: Path, *flags: str) -> Iterator[str]:
     """``bhabhi serve`` on a free port (port 0, read back from what it prints)."""
-    _npm_ci()
-    db = tmp_path_factory.mktemp("third-party") / "r.sqlite3"
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db)],
+        [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db), *flags],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -104,6 +110,23 @@ def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait()
 
 
+@pytest.fixture(scope="module")
+def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    _npm_ci()
+    with _serve(tmp_path_factory.mktemp("third-party") / "r.sqlite3") as target:
+        yield target
+
+
+@pytest.fixture
+def attacked_referee(tmp_path: Path) -> Iterator[str]:
+    """A referee of its own (the flood spends its address's CreateTable allowance), with
+    the default limits, letting finished tables go after 1 s so that a stream "long after"
+    reads the table back from the store."""
+    _npm_ci()
+    with _serve(tmp_path / "r.sqlite3", "--keep-finished", "1") as target:
+        yield target
+
+
 @pytest.mark.parametrize(
     ("rules", "players", "hands"),
     [("bhabho", 4, 2), ("pickup", 3, 2), ("team", 4, 1)],
@@ -131,3 +154,43 @@ def test_node_client_plays_whole_sessions(
     assert result.returncode == 0, report
     assert "leaks: 0" in result.stdout, report
     assert f"hands played: {hands}," in result.stdout, report
+
+
+ATTACKS = (
+    "validate_flood",
+    "turn_time_1ns",
+    "turn_time_0.5s",
+    "hands_100000",
+    "player_name_newline",
+    "player_name_escape",
+    "player_name_bidi",
+    "player_name_41",
+    "player_name_40",
+    "watch_finished",
+    "watch_finished_later",
+    "reflection_v1",
+    "reflection_v1alpha",
+    "unknown_action_kind",
+    "not_your_turn_turn",
+    "forged_credential",
+    "stolen_credential",
+    "stale_seq",
+    "retried_request_id",
+    "garbage_bytes",
+    "create_flood",
+    "list_tables_paged",
+)
+
+
+def test_node_client_repeats_every_attack_and_each_is_refused(attacked_referee: str) -> None:
+    """One line per attack, each ``ok``; the GetView latency figures of validate_flood are
+    printed in its line and not judged."""
+    assert NODE is not None
+    command = [NODE, str(CLIENT / "attack.js"), "--target", attacked_referee, "--timeout", "200"]
+    result = subprocess.run(command, cwd=CLIENT, capture_output=True, text=True, timeout=240)
+    report = f"$ {' '.join(command)}\n{result.stdout}\n{result.stderr}"
+    print(result.stdout)
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if not line.startswith("ok ")] == [], report
+    assert [line.split(":", 1)[0].removeprefix("ok ") for line in lines] == list(ATTACKS), report
+    assert result.returncode == 0, report

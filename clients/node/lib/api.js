@@ -3,7 +3,8 @@
 // from the referee's own (Python) client. `@grpc/proto-loader` reads proto/ for the calls;
 // `protobufjs` reads google/rpc/status.proto and error_details.proto (vendored in
 // clients/node/proto/) to decode the refusal details in the `grpc-status-details-bin`
-// trailer.
+// trailer. The vendored grpc/reflection/{v1,v1alpha}/reflection.proto give the server
+// reflection services.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,6 +15,8 @@ const protobuf = require('protobufjs');
 const REFEREE_PROTO = 'bhabhi/referee/v1/referee.proto';
 const VENDORED = path.join(__dirname, '..', 'proto');
 const DOMAIN = 'referee.bhabhi';
+const LANGUAGES = ['en', 'de', 'pl'];
+const REFLECTION_VERSIONS = ['v1', 'v1alpha'];
 
 // Options that make the decoded messages plain JSON-like objects: field names as written
 // in the .proto, enums as their names, int64 as numbers (a seq fits easily), every field
@@ -50,9 +53,21 @@ function loadApi(protoDir) {
     Status: root.lookupType('google.rpc.Status'),
     ErrorInfo: root.lookupType('google.rpc.ErrorInfo'),
     LocalizedMessage: root.lookupType('google.rpc.LocalizedMessage'),
+    RetryInfo: root.lookupType('google.rpc.RetryInfo'),
     SubmitActionRequest: root.lookupType('bhabhi.referee.v1.SubmitActionRequest'),
   };
-  return { v1, types };
+  return { v1, types, root };
+}
+
+// The ServerReflection service of each version, from the vendored reflection.proto files.
+function loadReflection() {
+  const services = {};
+  for (const version of REFLECTION_VERSIONS) {
+    const file = `grpc/reflection/${version}/reflection.proto`;
+    const definition = protoLoader.loadSync(file, { ...LOADER_OPTIONS, includeDirs: [VENDORED] });
+    services[version] = grpc.loadPackageDefinition(definition).grpc.reflection[version].ServerReflection;
+  }
+  return services;
 }
 
 const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).map(([k, v]) => [v, k]));
@@ -61,16 +76,38 @@ function codeName(code) {
   return CODE_NAMES[code] || String(code);
 }
 
+// Whether a decoded refusal is the documented one: the gRPC code, and (unless reason is
+// null) an ErrorInfo with that reason in our domain, a google.rpc.Status agreeing with the
+// gRPC status, and a LocalizedMessage in every language. Returns what is wrong, or null.
+function refusalProblem(e, code, reason) {
+  const got = `${e.codeName} ${e.info ? e.info.reason : '(no ErrorInfo)'}: ${e.message}`;
+  const wanted = `${code} ${reason || ''}`.trim();
+  if (code !== null && e.codeName !== code) return `expected ${wanted}, got ${got}`;
+  if (reason === null) return null;
+  if (!e.info) return `no google.rpc.ErrorInfo in grpc-status-details-bin (${got})`;
+  if (e.info.reason !== reason) return `expected reason ${reason}, got ${got}`;
+  if (e.info.domain !== DOMAIN) return `ErrorInfo domain ${e.info.domain}, not ${DOMAIN}`;
+  if (!e.status || e.status.code !== e.code) return 'google.rpc.Status code disagrees with the gRPC status';
+  for (const lang of LANGUAGES) {
+    if (!e.localized[lang]) return `no LocalizedMessage for ${lang} (${got})`;
+  }
+  return null;
+}
+
 class Referee {
-  constructor(target, protoDir) {
-    const { v1, types } = loadApi(protoDir);
+  // `ownConnection`: a TCP connection of this client's own, as a separate client program
+  // would have (grpc-js otherwise shares one connection among the channels to a target).
+  constructor(target, protoDir, { ownConnection = false } = {}) {
+    const { v1, types, root } = loadApi(protoDir);
     this.target = target;
     this.types = types;
+    this.root = root;
     const credentials = grpc.credentials.createInsecure();
     // One channel for every service (and for the raw-bytes calls).
-    this.raw = new grpc.Client(target, credentials);
+    this.raw = new grpc.Client(target, credentials, ownConnection ? { 'grpc.use_local_subchannel_pool': 1 } : {});
     const channelOverride = this.raw.getChannel();
     const options = { channelOverride };
+    this.channelOptions = options;
     this.rulesets = new v1.RulesetService(target, credentials, options);
     this.tables = new v1.TableService(target, credentials, options);
     this.play = new v1.PlayService(target, credentials, options);
@@ -79,6 +116,18 @@ class Referee {
 
   close() {
     this.raw.close();
+  }
+
+  // A client of grpc.reflection.<version>.ServerReflection on this channel.
+  reflection(version) {
+    if (!this.reflectionServices) this.reflectionServices = loadReflection();
+    const Service = this.reflectionServices[version];
+    return new Service(this.target, grpc.credentials.createInsecure(), this.channelOptions);
+  }
+
+  // A message type of the referee's API (protobufjs), to encode or decode bytes by hand.
+  type(name) {
+    return this.root.lookupType(`bhabhi.referee.v1.${name}`);
   }
 
   metadata(token, extra = {}) {
@@ -131,6 +180,7 @@ class Referee {
       status: null,
       info: null,
       localized: {},
+      retryMs: null,
       raw: err,
     };
     const bins = err.metadata ? err.metadata.get('grpc-status-details-bin') : [];
@@ -147,6 +197,9 @@ class Referee {
         } else if (name === 'google.rpc.LocalizedMessage') {
           const lm = this.types.LocalizedMessage.decode(any.value);
           out.localized[lm.locale] = lm.message;
+        } else if (name === 'google.rpc.RetryInfo') {
+          const delay = this.types.RetryInfo.decode(any.value).retry_delay || {};
+          out.retryMs = Number(delay.seconds || 0) * 1000 + (delay.nanos || 0) / 1e6;
         }
       }
     }
@@ -160,4 +213,4 @@ class Referee {
   }
 }
 
-module.exports = { Referee, DOMAIN, codeName, grpc };
+module.exports = { Referee, DOMAIN, LANGUAGES, codeName, refusalProblem, grpc };
