@@ -828,9 +828,18 @@ def cpus_busy(cpus: Sequence[int] | None) -> float | None:
 
 
 def _count_playing(target: str) -> int:
+    """Tables the referee lists as playing, every page of ``ListTables``."""
+    playing, token = 0, ""
     with grpc.insecure_channel(target, options=CHANNEL_OPTIONS) as channel:
-        found = rpc.TableServiceStub(channel).ListTables(pb.ListTablesRequest(), timeout=60)
-    return sum(1 for t in found.tables if t.status == pb.TABLE_STATUS_PLAYING)
+        tables = rpc.TableServiceStub(channel)
+        while True:
+            found = tables.ListTables(
+                pb.ListTablesRequest(page_size=200, page_token=token), timeout=60
+            )
+            playing += sum(1 for t in found.tables if t.status == pb.TABLE_STATUS_PLAYING)
+            token = found.next_page_token
+            if not token:
+                return playing
 
 
 def _stored_actions(path: Path) -> int | None:
