@@ -4,7 +4,8 @@ What runs, all on this machine, over loopback:
 
 * the referee, ``bhabhi serve`` in its own process, on a fresh SQLite store in a temporary
   folder (WAL, ``synchronous=FULL``): every move is committed to disk before it is
-  acknowledged;
+  acknowledged.  Its limit on ``CreateTable`` per client address is off
+  (``--tables-per-minute 0``): the load generators set up every table from one address;
 * ``--clients`` load-generator processes, each with its own asyncio loop and ``--channels``
   gRPC channels (separate TCP connections).  Together they set up ``--tables`` four-seat
   ``bhabho`` tables without turn clocks (create, four joins, start) and play them with random
@@ -955,9 +956,12 @@ def run(settings: Settings) -> int:
     return 0
 
 
-def referee_command(port: int, db: Path) -> list[str]:
-    """``bhabhi serve`` on a loopback port and a store file, with this Python."""
-    return [sys.executable, "-m", "referee", "serve", "--port", str(port), "--db", str(db)]
+def referee_command(port: int, db: Path | str) -> list[str]:
+    """``bhabhi serve`` on a loopback port and a store (a file, or a PostgreSQL URL), with
+    this Python.  Without a limit on CreateTable: the load generators set up every table
+    from one address, far faster than a client is allowed to by default."""
+    serve = [sys.executable, "-m", "referee", "serve", "--port", str(port), "--db", str(db)]
+    return [*serve, "--tables-per-minute", "0"]
 
 
 def _cpu_list(cpus: Sequence[int]) -> str:

@@ -43,6 +43,7 @@ from bench.referee import (
     Server,
     WorkerPlan,
     cpus_busy,
+    referee_command,
     split,
 )
 from referee.ops.drill import free_port
@@ -130,8 +131,7 @@ def run_replicas(settings: Settings, count: int) -> Run:
         servers: list[Server] = []
         try:
             for k, port in enumerate(ports):
-                argv = [sys.executable, "-m", "referee", "serve", "--port", str(port)]
-                servers.append(Server([*argv, "--db", url], port, None))
+                servers.append(Server(referee_command(port, url), port, None))
                 if k == 0:
                     time.sleep(0.5)  # the first creates the schema; the others find it
             clients = max(settings.clients, count)
