@@ -225,9 +225,9 @@ def run(settings: Settings) -> int:
             f" {errors:>6} {durable:>8}"
         )
     print(
-        "  moves/s: closed loop; latency: paced at half that rate; CPU per move in the closed"
-        " loop: all referee processes, all PostgreSQL processes, the load generators;"
-        " CPUs busy: the whole machine"
+        f"  moves/s: closed loop; latency: paced at {settings.pace:g} of that rate; CPU per move"
+        " in the closed loop: all referee processes, all PostgreSQL processes, the load"
+        " generators; CPUs busy: the whole machine"
     )
     print("where the limit lies: " + verdict(runs, cpus, settings.seconds))
     return 0
