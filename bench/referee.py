@@ -41,6 +41,9 @@ Two phases:
   the latency is only the queue the benchmark chose (Little's law: concurrency /
   throughput).
 
+Then ``bench.uploads`` (``--uploads-seconds``, 0 to leave it out): the p99 of a ``GetView``
+on a fresh referee while hostile ruleset uploads run, against the same without them.
+
 Latency is the time of one ``SubmitAction`` seen by the load generator, so it includes the
 client's own gRPC work.  The machine's cores are shared by the server and the load
 generators (the header says how many there are); the CPU time each side spent per move is
@@ -71,10 +74,10 @@ import tempfile
 import time
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from bhabhi.referee.v1 import referee_pb2 as pb
@@ -82,6 +85,9 @@ from bhabhi.referee.v1 import referee_pb2_grpc as rpc
 from bhabhi_client.errors import RefereeError
 
 from referee.ops.drill import free_port
+
+if TYPE_CHECKING:
+    from bench.uploads import Outcome
 
 RULESET = "bhabho"
 SEATS = 4
@@ -173,12 +179,17 @@ class Counters:
         return f"b{self.worker}.{self.requests:x}"
 
     def refused(self, error: grpc.aio.AioRpcError) -> str:
-        reason = RefereeError.from_rpc_error(error).reason or error.code().name.lower()
+        reason = reason_of(error)
         if reason == "stale_seq":
             self.report.stale += 1
         else:
             self.report.errors[reason] += 1
         return reason
+
+
+def reason_of(error: grpc.aio.AioRpcError) -> str:
+    """The referee's reason for a refusal, or the status code's name (``deadline_exceeded``)."""
+    return RefereeError.from_rpc_error(error).reason or error.code().name.lower()
 
 
 def suit_of(card: str) -> str:
@@ -438,7 +449,8 @@ async def _watch_tables(counters: Counters, phase: Phase) -> None:
         await asyncio.sleep(0.05)
 
 
-def _cpu_seconds() -> float:
+def process_cpu_seconds() -> float:
+    """User + system CPU seconds of this process."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
@@ -463,9 +475,9 @@ async def _run_phase(
 
 async def _cpu_in_window(phase: Phase) -> float:
     await asyncio.sleep(max(0.0, phase.measure_from - time.time()))
-    before = _cpu_seconds()
+    before = process_cpu_seconds()
     await asyncio.sleep(max(0.0, phase.until - time.time()))
-    return _cpu_seconds() - before
+    return process_cpu_seconds() - before
 
 
 async def _set_up(drivers: Sequence[RefereeTable], counters: Counters) -> float:
@@ -611,11 +623,7 @@ class Result:
 
     def percentile(self, fraction: float) -> float:
         """In milliseconds (nearest rank)."""
-        values = sorted(v for r in self.reports for v in r.latencies)
-        if not values:
-            return math.nan
-        rank = max(0, math.ceil(fraction * len(values)) - 1)
-        return values[rank] / 1000
+        return percentile([v for r in self.reports for v in r.latencies], fraction)
 
     @property
     def stale(self) -> int:
@@ -629,23 +637,40 @@ class Result:
         return total
 
 
-class Pool:
-    """The load-generator processes of one server."""
+def percentile(latencies: Sequence[int], fraction: float) -> float:
+    """The nearest-rank percentile of latencies in microseconds, in milliseconds (NaN for
+    none)."""
+    if not latencies:
+        return math.nan
+    values = sorted(latencies)
+    rank = max(0, math.ceil(fraction * len(values)) - 1)
+    return values[rank] / 1000
 
-    def __init__(self, plans: Sequence[WorkerPlan]) -> None:
+
+class Pool:
+    """Load-generator processes: each runs ``main(plan, conn)``, sends one report once it
+    is set up, then one for each phase it is sent, until it is sent None (the protocol of
+    ``worker_main``, the default; ``bench.uploads`` has mains of its own)."""
+
+    def __init__(
+        self,
+        plans: Sequence[Any],
+        main: Callable[[Any, multiprocessing.connection.Connection], None] = worker_main,
+    ) -> None:
         context = multiprocessing.get_context("spawn")  # no fork after grpc has started
         self.conns: list[multiprocessing.connection.Connection] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
         for plan in plans:
             parent, child = context.Pipe()
-            process = context.Process(target=worker_main, args=(plan, child), daemon=True)
+            process = context.Process(target=main, args=(plan, child), daemon=True)
             process.start()
             child.close()
             self.conns.append(parent)
             self.processes.append(process)
 
-    def gather(self) -> list[Report]:
-        reports: list[Report] = []
+    def gather(self) -> list[Any]:
+        """One report from each process (a ``Report`` from ``worker_main``'s)."""
+        reports: list[Any] = []
         for conn, process in zip(self.conns, self.processes, strict=True):
             try:
                 reports.append(conn.recv())
@@ -754,16 +779,22 @@ class Settings:
     pin: bool
     rounds: int = 1
     """Windows per phase and server, the referee's and the echo's alternating."""
+    uploads_seconds: float = 0.0
+    """``bench.uploads``'s measure, without and with the attack each (0: not run)."""
 
     def cpus(self) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
-        """(the server's CPUs, the load generators'): with ``pin``, the first CPU for the
-        server and the others for the load generators."""
-        if not self.pin or not hasattr(os, "sched_getaffinity"):
-            return None, None
-        available = tuple(sorted(os.sched_getaffinity(0)))
-        if len(available) < 2:
-            return None, None
-        return available[:1], available[1:]
+        return split_cpus(self.pin)
+
+
+def split_cpus(pin: bool) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """(the server's CPUs, the load generators'): with ``pin``, the first CPU for the server
+    and the others for the load generators; (None, None) unpinned or on one CPU."""
+    if not pin or not hasattr(os, "sched_getaffinity"):
+        return None, None
+    available = tuple(sorted(os.sched_getaffinity(0)))
+    if len(available) < 2:
+        return None, None
+    return available[:1], available[1:]
 
 
 def measure(
@@ -953,8 +984,18 @@ def run(settings: Settings) -> int:
             referee.stop()
         acknowledged = sum(r.moves_total for r in paced.last_reports)
         stored = _stored_actions(db)
+        attack = None
+        if settings.uploads_seconds > 0:
+            from bench import uploads  # not at the top: it imports this module
 
-    _print_results(settings, closed, paced, echo_closed, echo_paced, playing, acknowledged, stored)
+            print("then GetView under a ruleset upload attack, on a fresh referee", flush=True)
+            attack = uploads.run_uploads(
+                uploads.Settings(seconds=settings.uploads_seconds, pin=settings.pin), Path(folder)
+            )
+
+    _print_results(
+        settings, closed, paced, echo_closed, echo_paced, playing, acknowledged, stored, attack
+    )
     if hasattr(os, "getloadavg"):
         print(f"load average {os.getloadavg()[0]:.2f} after the run")
     return 0
@@ -993,6 +1034,7 @@ def _print_results(
     playing: int,
     acknowledged: int,
     stored: int | None,
+    attack: Outcome | None,
 ) -> None:
     print()
     print(
@@ -1076,6 +1118,9 @@ def _print_results(
             min(in_play, playing) >= TARGET_TABLES,
         ),
     ]
+    if attack is not None:
+        print("\n".join(attack.lines()))
+        goals.append(attack.goal())
     print("goals:")
     for name, value, met in goals:
         verdict = "met" if met else "NOT met"
@@ -1126,11 +1171,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=True,
         help="server on the first CPU, load generators on the others (default: on)",
     )
-    parser.add_argument("--quick", action="store_true", help="100 tables, 2 s in 2 windows")
+    parser.add_argument(
+        "--uploads-seconds",
+        type=float,
+        default=3.0,
+        help="then GetView latency without and with hostile ruleset uploads, this long each"
+        " (bench.uploads; 0: not measured) (3)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="100 tables, 2 s in 2 windows, uploads 2 s"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.warmup = min(args.tables, 100), 2.0, 0.5
         args.rounds = min(args.rounds, 2)
+        args.uploads_seconds = min(args.uploads_seconds, 2.0)
     if args.tables < args.clients or args.clients < 1 or args.channels < 1:
         parser.error("need at least one table per load-generator process")
     if args.rounds < 1:
@@ -1148,6 +1203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         folder=args.dir,
         pin=args.pin,
         rounds=args.rounds,
+        uploads_seconds=args.uploads_seconds,
     )
     return run(settings)
 
