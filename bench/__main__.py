@@ -16,8 +16,9 @@ The work is fixed (the same hands every run); each measurement is the best of a 
 interleaved so that a noisy moment hurts one round, not one contender.
 
 With ``--referee`` (or ``BENCH_REFEREE=1``) the referee benchmark follows, ``bench.referee``:
-durable moves per second and latency over gRPC against an echo service, on every CPU again;
-the other arguments go to it (``python -m bench --referee --quick``).
+durable moves per second and latency over gRPC against an echo service, then ``GetView``'s
+latency while hostile ruleset uploads run (``bench.uploads``), on every CPU again; the other
+arguments go to it (``python -m bench --referee --quick``).
 """
 
 from __future__ import annotations

@@ -43,6 +43,7 @@ from bench.referee import (
     Server,
     WorkerPlan,
     cpus_busy,
+    referee_command,
     split,
 )
 from referee.ops.drill import free_port
@@ -130,8 +131,7 @@ def run_replicas(settings: Settings, count: int) -> Run:
         servers: list[Server] = []
         try:
             for k, port in enumerate(ports):
-                argv = [sys.executable, "-m", "referee", "serve", "--port", str(port)]
-                servers.append(Server([*argv, "--db", url], port, None))
+                servers.append(Server(referee_command(port, url), port, None))
                 if k == 0:
                     time.sleep(0.5)  # the first creates the schema; the others find it
             clients = max(settings.clients, count)
@@ -225,9 +225,9 @@ def run(settings: Settings) -> int:
             f" {errors:>6} {durable:>8}"
         )
     print(
-        "  moves/s: closed loop; latency: paced at half that rate; CPU per move in the closed"
-        " loop: all referee processes, all PostgreSQL processes, the load generators;"
-        " CPUs busy: the whole machine"
+        f"  moves/s: closed loop; latency: paced at {settings.pace:g} of that rate; CPU per move"
+        " in the closed loop: all referee processes, all PostgreSQL processes, the load"
+        " generators; CPUs busy: the whole machine"
     )
     print("where the limit lies: " + verdict(runs, cpus, settings.seconds))
     return 0
