@@ -1003,10 +1003,12 @@ def run(settings: Settings) -> int:
 
 def referee_command(port: int, db: Path | str) -> list[str]:
     """``bhabhi serve`` on a loopback port and a store (a file, or a PostgreSQL URL), with
-    this Python.  Without a limit on CreateTable: the load generators set up every table
-    from one address, far faster than a client is allowed to by default."""
+    this Python.  Without the per-address limits on CreateTable and on ruleset uploads: the
+    load generators set up every table from one address, far faster than a client is allowed
+    to by default, and the upload attack (``bench.uploads``) stands for clients at many
+    addresses, the case a per-address limit does not help with."""
     serve = [sys.executable, "-m", "referee", "serve", "--port", str(port), "--db", str(db)]
-    return [*serve, "--tables-per-minute", "0"]
+    return [*serve, "--tables-per-minute", "0", "--uploads-per-minute", "0"]
 
 
 def _cpu_list(cpus: Sequence[int]) -> str:

@@ -61,6 +61,7 @@ class Reason(StrEnum):
     CREATE_RATE_LIMITED = "create_rate_limited"
     VALIDATION_BUSY = "validation_busy"
     RULESET_TOO_COSTLY = "ruleset_too_costly"
+    UPLOAD_RATE_LIMITED = "upload_rate_limited"
 
 
 ENGINE_REASONS = frozenset(list(Reason)[: list(Reason).index(Reason.STALE_SEQ)])

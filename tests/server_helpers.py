@@ -122,9 +122,9 @@ class Referee:
         return self.server
 
 
-TEST_LIMITS = Limits(tables_per_minute=0, min_turn_time=0.1)
-"""The defaults, but for what a test needs: many tables created at once from one address,
-and turn clocks short enough to run out during a test."""
+TEST_LIMITS = Limits(tables_per_minute=0, uploads_per_minute=0, min_turn_time=0.1)
+"""The defaults, but for what a test needs: many tables created and rulesets sent at once from
+one address, and turn clocks short enough to run out during a test."""
 
 
 @contextlib.asynccontextmanager

@@ -296,7 +296,9 @@ async def test_hostile_uploads_do_not_stall_other_calls() -> None:
 @covers("validation_busy", "ruleset_too_costly")
 async def test_ruleset_checks_are_bounded_in_number_and_in_cpu_time() -> None:
     text = HOUSE.format(id="house", base="bhabho", tricks=200)
-    busy = Limits(tables_per_minute=0, validation_workers=1, validation_queue=0)
+    busy = Limits(
+        tables_per_minute=0, uploads_per_minute=0, validation_workers=1, validation_queue=0
+    )
     async with referee(limits=busy) as ref:
         first = asyncio.ensure_future(
             ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml=text))
@@ -313,7 +315,7 @@ async def test_ruleset_checks_are_bounded_in_number_and_in_cpu_time() -> None:
         )
         assert int(found.metadata["retry_ms"]) > 0
         assert (await first).valid
-    costly = Limits(tables_per_minute=0, validation_cpu_seconds=0.001)
+    costly = Limits(tables_per_minute=0, uploads_per_minute=0, validation_cpu_seconds=0.001)
     many_mistakes = hostile_ruleset(450)  # under the loader's limits: every key is checked
     async with referee(limits=costly) as ref:
         await refused(
@@ -323,3 +325,25 @@ async def test_ruleset_checks_are_bounded_in_number_and_in_cpu_time() -> None:
             EXHAUSTED,
             "ruleset_too_costly",
         )
+
+
+@run_async
+@covers("upload_rate_limited")
+async def test_uploads_are_limited_per_client_address() -> None:
+    limits = Limits(tables_per_minute=0, uploads_per_minute=6, upload_burst=2)
+    async with referee(limits=limits) as ref:
+        clock = [1000.0]
+        ref.running.referee.gate._monotonic = lambda: clock[0]
+        text = HOUSE.format(id="house", base="bhabho", tricks=200)
+        for _ in range(2):
+            assert (await ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml=text))).valid
+        found = await refused(
+            lambda md: ref.rulesets.ValidateRuleset(
+                pb.ValidateRulesetRequest(yaml=text), metadata=md
+            ),
+            EXHAUSTED,
+            "upload_rate_limited",
+        )
+        assert found.metadata["retry_ms"] == "10000"
+        clock[0] += 10
+        assert (await ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml=text))).valid

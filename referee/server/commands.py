@@ -203,6 +203,15 @@ def register(subparsers: Subparsers) -> None:
     )
     _option(
         limits,
+        "--uploads-per-minute",
+        "BHABHI_UPLOADS_PER_MINUTE",
+        "60",
+        "rulesets sent to be checked or registered per minute per client address, after a "
+        "burst of half as many (not limited in test mode)",
+        type=_rate,
+    )
+    _option(
+        limits,
         "--validation-workers",
         "BHABHI_VALIDATION_WORKERS",
         "2",
@@ -335,6 +344,8 @@ def _serve(args: argparse.Namespace) -> int:
             table_burst=math.ceil(args.tables_per_minute / 2),
             open_table_seconds=args.open_table_seconds,
             min_turn_time=args.min_turn_time,
+            uploads_per_minute=args.uploads_per_minute,
+            upload_burst=math.ceil(args.uploads_per_minute / 2),
             validation_workers=args.validation_workers,
             validation_cpu_seconds=args.validation_cpu_seconds,
         )

@@ -304,6 +304,14 @@ MESSAGES: dict[Reason, tuple[Status, str, str, str]] = {
         " noch einmal versuchen.",
         "Za dużo stołów założonych stąd (najwyżej {rate} na minutę); ponów za {retry_ms} ms.",
     ),
+    Reason.UPLOAD_RATE_LIMITED: (
+        Status.RESOURCE_EXHAUSTED,
+        "Too many rulesets sent from here (at most {rate} a minute); retry in {retry_ms} ms.",
+        "Zu viele Regelwerke von hier aus geschickt (höchstens {rate} pro Minute); in"
+        " {retry_ms} ms noch einmal versuchen.",
+        "Za dużo zestawów zasad wysłanych stąd (najwyżej {rate} na minutę); ponów za"
+        " {retry_ms} ms.",
+    ),
     Reason.VALIDATION_BUSY: (
         Status.RESOURCE_EXHAUSTED,
         "The referee is checking {limit} rulesets already; retry in {retry_ms} ms.",

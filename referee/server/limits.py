@@ -42,6 +42,11 @@ class Limits:
     """The longest turn clock (a day)."""
     max_hands: int = 1000
     """The most hands a session may be set to (0: the ruleset's own end of a session)."""
+    uploads_per_minute: float = 60.0
+    """ValidateRuleset and RegisterRuleset calls per minute per client address, on
+    average (they carry no credential)..."""
+    upload_burst: int = 30
+    """...with this many in a burst."""
     validation_workers: int = 2
     """Ruleset uploads checked at once (ValidateRuleset, RegisterRuleset), each in a worker
     process off the event loop; more at the same moment are refused with a retry delay."""
@@ -67,6 +72,7 @@ class Limits:
             "table_burst",
             "max_hands",
             "validation_queue",
+            "upload_burst",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
@@ -74,7 +80,12 @@ class Limits:
             raise ValueError(
                 f"actions_per_second must be 0 (no limit) or more, not {self.actions_per_second}"
             )
-        for name in ("tables_per_minute", "open_table_seconds", "min_turn_time"):
+        for name in (
+            "tables_per_minute",
+            "uploads_per_minute",
+            "open_table_seconds",
+            "min_turn_time",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
         if self.max_turn_time < self.min_turn_time:

@@ -181,7 +181,11 @@ class RulesetService(_Servicer, rpc.RulesetServiceServicer):
     async def ValidateRuleset(
         self, request: pb.ValidateRulesetRequest, context: Context
     ) -> pb.ValidateRulesetResponse:
-        rules, problems = await self.referee.validate_ruleset(request.yaml, request.name)
+        rules, problems = await self.referee.validate_ruleset(
+            request.yaml,
+            request.name,
+            client=_client(context, self.referee.limits.trusted_proxy_hops),
+        )
         response = pb.ValidateRulesetResponse(
             valid=rules is not None, problems=[problem_message(p) for p in problems]
         )
@@ -193,7 +197,9 @@ class RulesetService(_Servicer, rpc.RulesetServiceServicer):
     async def RegisterRuleset(
         self, request: pb.RegisterRulesetRequest, context: Context
     ) -> pb.RegisterRulesetResponse:
-        hosted = await self.referee.register_ruleset(request.yaml)
+        hosted = await self.referee.register_ruleset(
+            request.yaml, client=_client(context, self.referee.limits.trusted_proxy_hops)
+        )
         return pb.RegisterRulesetResponse(ruleset=ruleset_summary(hosted))
 
 

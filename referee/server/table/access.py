@@ -43,6 +43,10 @@ def seat_of(table: Table, token: str | None) -> int:
     raise Refusal(Reason.BAD_CREDENTIAL)
 
 
+MAX_CLIENTS = 10_000
+"""Client addresses remembered per limit before the idle ones are forgotten."""
+
+
 class Gate:
     """The per-client limits of one referee process."""
 
@@ -52,6 +56,7 @@ class Gate:
         """The limits' clock: unlike the wall clock it never jumps back."""
         self._actions: dict[tuple[str, int], TokenBucket] = {}
         self._creators: dict[str, TokenBucket] = {}
+        self._uploaders: dict[str, TokenBucket] = {}
         self._streams: dict[str, int] = {}
         """Open event streams by credential (spectators: by client address)."""
 
@@ -76,24 +81,47 @@ class Gate:
     def throttle_create(self, client: str) -> None:
         """Refuse a client creating tables faster than ``tables_per_minute`` (after a
         burst): tables cost the referee memory and the lobby space."""
-        per_minute = self.limits.tables_per_minute
+        limits = self.limits
+        self._throttle_client(
+            self._creators,
+            client,
+            limits.tables_per_minute,
+            limits.table_burst,
+            Reason.CREATE_RATE_LIMITED,
+        )
+
+    def throttle_upload(self, client: str) -> None:
+        """Refuse a client sending rulesets faster than ``uploads_per_minute`` (after a
+        burst): each is read and checked, at the cost of every other client."""
+        limits = self.limits
+        self._throttle_client(
+            self._uploaders,
+            client,
+            limits.uploads_per_minute,
+            limits.upload_burst,
+            Reason.UPLOAD_RATE_LIMITED,
+        )
+
+    def _throttle_client(
+        self,
+        buckets: dict[str, TokenBucket],
+        client: str,
+        per_minute: float,
+        burst: int,
+        reason: Reason,
+    ) -> None:
         if not per_minute or not client:
             return
-        bucket = self._creators.get(client)
+        now = self._monotonic()
+        bucket = buckets.get(client)
         if bucket is None:
-            if len(self._creators) > 10_000:  # forget idle creators now and then
-                now = self._monotonic()
-                self._creators = {k: b for k, b in self._creators.items() if now - b.at < 3600}
-            bucket = self._creators[client] = TokenBucket(
-                per_minute / 60, self.limits.table_burst, self._monotonic()
-            )
-        wait = bucket.take(self._monotonic())
+            if len(buckets) > MAX_CLIENTS:  # forget the clients idle for an hour
+                for key in [k for k, b in buckets.items() if now - b.at >= 3600]:
+                    del buckets[key]
+            bucket = buckets[client] = TokenBucket(per_minute / 60, burst, now)
+        wait = bucket.take(now)
         if wait:
-            raise Refusal(
-                Reason.CREATE_RATE_LIMITED,
-                rate=f"{per_minute:g}",
-                retry_ms=max(1, math.ceil(wait * 1000)),
-            )
+            raise Refusal(reason, rate=f"{per_minute:g}", retry_ms=max(1, math.ceil(wait * 1000)))
 
     def forget_table(self, table: Table) -> None:
         for seat in range(table.seat_count):

@@ -147,14 +147,20 @@ class Referee:
         await self.ledger.load_rulesets_for(ruleset_id)
         return self.rulesets.get(ruleset_id)
 
-    async def validate_ruleset(self, text: str, name: str) -> tuple[Ruleset | None, list[Any]]:
-        """Check uploaded YAML off the event loop, within the limits' CPU budget."""
+    async def validate_ruleset(
+        self, text: str, name: str, *, client: str = ""
+    ) -> tuple[Ruleset | None, list[Any]]:
+        """Check uploaded YAML off the event loop, within the limits' CPU budget; ``client``
+        (the caller's address) is whom the limit on uploads counts against."""
+        if not self.test_mode:
+            self.gate.throttle_upload(client)
         return await self.checker.check(text, name or "upload.yaml", self.rulesets.registered())
 
-    async def register_ruleset(self, text: str) -> HostedRuleset:
+    async def register_ruleset(self, text: str, *, client: str = "") -> HostedRuleset:
         if not self.allow_register:
             raise Refusal(Reason.REGISTER_NOT_ALLOWED)
-        rules = self.rulesets.check_new(*await self.validate_ruleset(text, "upload.yaml"))
+        checked = await self.validate_ruleset(text, "upload.yaml", client=client)
+        rules = self.rulesets.check_new(*checked)
         try:
             await stored_call(self.store.put_ruleset(RulesetRecord(rules.id, text, self.now())))
         except ConflictError as error:  # registered meanwhile, here or on another replica

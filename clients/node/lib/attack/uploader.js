@@ -2,7 +2,8 @@
 // One hostile uploader, in a worker thread of its own with a connection of its own (so that
 // the four uploaders and the client measuring GetView do not share an event loop): it
 // sends the same large ruleset to ValidateRuleset back to back until told the time is up,
-// and tallies the answers. A `validation_busy` refusal is retried after its RetryInfo delay.
+// and tallies the answers. A `validation_busy` or `upload_rate_limited` refusal is retried
+// after its RetryInfo delay.
 
 const { parentPort, workerData } = require('node:worker_threads');
 const { Referee, refusalProblem } = require('../api');
@@ -22,9 +23,10 @@ async function upload() {
     const result = await ref.call('RulesetService', 'ValidateRuleset', { yaml: text, name: 'hostile.yaml' }, { deadlineMs: 60000 });
     tally.answers += 1;
     if (result.err) {
-      const problem = refusalProblem(result.err, 'RESOURCE_EXHAUSTED', 'validation_busy');
+      const reason = result.err.info && result.err.info.reason === 'upload_rate_limited' ? 'upload_rate_limited' : 'validation_busy';
+      const problem = refusalProblem(result.err, 'RESOURCE_EXHAUSTED', reason);
       if (problem) tally.unexpected.push(problem);
-      else if (!(result.err.retryMs > 0)) tally.unexpected.push('validation_busy without a RetryInfo delay');
+      else if (!(result.err.retryMs > 0)) tally.unexpected.push(`${reason} without a RetryInfo delay`);
       else {
         tally.busy += 1;
         await new Promise((resolve) => setTimeout(resolve, result.err.retryMs));

@@ -1,6 +1,6 @@
 'use strict';
 // Attack 1: large hostile rulesets uploaded back to back by several clients must be turned
-// away cheaply (a `too_many_nodes` problem, or `validation_busy`), change nothing, and not
+// away cheaply (a `too_many_nodes` problem, or `validation_busy` or `upload_rate_limited`), change nothing, and not
 // stall a player's calls. The player's GetView latency is measured without the uploads and
 // during them, and printed; it is not judged (time depends on the machine).
 
@@ -73,7 +73,7 @@ async function validateFlood(ctx) {
   const crashed = tallies.find((t) => t.crashed);
   if (crashed) fail(`an uploader crashed: ${crashed.crashed}`);
   const unexpected = tallies.flatMap((t) => t.unexpected);
-  if (unexpected.length) fail(`${unexpected.length} uploads got another answer than too_many_nodes or validation_busy, first: ${unexpected[0]}`);
+  if (unexpected.length) fail(`${unexpected.length} uploads got another answer than too_many_nodes, validation_busy or upload_rate_limited, first: ${unexpected[0]}`);
   const codes = {};
   for (const t of tallies) for (const [code, n] of Object.entries(t.codes)) codes[code] = (codes[code] || 0) + n;
   if (codes.too_many_aliases) fail(`${codes.too_many_aliases} uploads were reported as too_many_aliases`);
@@ -85,7 +85,7 @@ async function validateFlood(ctx) {
   const rulesetsAfter = await ok(ref, 'RulesetService', 'ListRulesets', {});
   if (JSON.stringify(rulesetsAfter) !== JSON.stringify(rulesets)) fail('the uploads changed the hosted rulesets');
   return `${UPLOADERS} clients sent ${(text.length / 1000).toFixed(0)} kB of ${KEYS} keys ${answers} times in ${opts.seconds} s: ` +
-    `${codes.too_many_nodes || 0} too_many_nodes, ${busy} validation_busy; ` +
+    `${codes.too_many_nodes || 0} too_many_nodes, ${busy} refused with a delay (validation_busy, upload_rate_limited); ` +
     `GetView without the uploads ${figures(quiet)}, during them ${figures(loud)}`;
 }
 
