@@ -347,3 +347,36 @@ async def test_uploads_are_limited_per_client_address() -> None:
         assert found.metadata["retry_ms"] == "10000"
         clock[0] += 10
         assert (await ref.rulesets.ValidateRuleset(pb.ValidateRulesetRequest(yaml=text))).valid
+
+
+def test_per_address_limits_count_an_ipv6_client_by_its_slash_64() -> None:
+    from referee.server.table.access import network_of
+
+    assert network_of("ipv6:[2001:db8:1:2:aaaa::1]") == network_of("ipv6:[2001:db8:1:2::ffff]")
+    assert network_of("ipv6:[2001:db8:1:3::1]") != network_of("ipv6:[2001:db8:1:2::1]")
+    assert network_of("ipv4:127.0.0.1") == "ipv4:127.0.0.1"
+    assert network_of("forwarded:2001:db8::7") == "forwarded:2001:db8::/64"
+    assert network_of("unix:/tmp/socket") == "unix:/tmp/socket"
+
+
+def test_a_crafted_page_token_is_refused_not_a_crash() -> None:
+    import base64
+    import json
+
+    from referee.server.errors import Refusal
+    from referee.server.table.listing import page_of
+
+    crafted = [
+        json.dumps([[0, 10**400, "x"], [False, ""]]),
+        json.dumps([[0, "1e999", "x"], [False, ""]]).replace('"1e999"', "1e999"),
+        "[" * 150 + "]" * 150,
+        "x" * 5000,
+    ]
+    for text in crafted:
+        token = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+        try:  # a page (of nothing) or the refusal, never another error
+            page = page_of([], open_only=False, ruleset_id="", page_size=0, page_token=token)
+        except Refusal as refused:
+            assert refused.reason == "bad_page_token"
+        else:
+            assert page.tables == [] and not page.next_page_token

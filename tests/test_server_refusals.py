@@ -858,10 +858,12 @@ def test_serve_refuses_a_bad_limit_in_one_line(
     assert not (tmp_path / "r.sqlite3").exists()  # refused before anything was opened
 
 
+FLOOR_ABOVE_CEILING = ("--min-turn-time", "100000")
+
+
 def test_serve_refuses_limits_that_contradict_each_other(tmp_path: Path) -> None:
     result = subprocess.run(
-        [*bhabhi_command(), "serve", "--db", str(tmp_path / "r.sqlite3")]
-        + ["--min-turn-time", "100000"],
+        [*bhabhi_command(), "serve", "--db", str(tmp_path / "r.sqlite3"), *FLOOR_ABOVE_CEILING],
         cwd=tmp_path,
         capture_output=True,
         text=True,

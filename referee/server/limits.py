@@ -33,8 +33,8 @@ class Limits:
     table_burst: int = 60
     """...with this many in a burst."""
     open_table_seconds: float = 1800.0
-    """An open table that nobody joins or leaves for this long is closed (its seats were
-    never all taken), so that abandoned tables do not fill the lobby or ``max_tables``."""
+    """An open table (its session not started) that nobody joins or leaves for this long is
+    closed, so that abandoned tables do not fill the lobby or ``max_tables``."""
     min_turn_time: float = 1.0
     """The shortest turn clock a table may have (seconds; 0 is no clock): timeouts never
     play faster than this."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import secrets
 from collections.abc import Callable, Iterator
@@ -41,6 +42,19 @@ def seat_of(table: Table, token: str | None) -> int:
             table.seat_of_token[token] = seat
             return seat
     raise Refusal(Reason.BAD_CREDENTIAL)
+
+
+def network_of(client: str) -> str:
+    """Whom a per-address limit counts: an IPv6 client by its /64 (the share of one host or
+    one customer, within which it may pick any address), any other as it is."""
+    kind, _, address = client.partition(":")
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return client
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return f"{kind}:{ipaddress.ip_network(f'{ip}/64', strict=False)}"
+    return client
 
 
 MAX_CLIENTS = 10_000
@@ -112,6 +126,7 @@ class Gate:
     ) -> None:
         if not per_minute or not client:
             return
+        client = network_of(client)
         now = self._monotonic()
         bucket = buckets.get(client)
         if bucket is None:

@@ -33,6 +33,8 @@ def apply(
     ``verified``: a move was checked against this very state a moment ago (under the
     table's lock, before it was stored), so the engine need not check it again."""
     table.commands = number
+    if table.status == FINISHED and isinstance(command, Join | Leave | Start):
+        return  # stored after a Close by a replica that could not read it: nothing to do
     match command:
         case Join(seat, player_name, token_hash):
             table.seats[seat] = SeatState(player_name, token_hash)

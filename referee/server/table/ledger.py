@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from referee.reasons import Reason
 from referee.server.errors import Refusal
 from referee.server.store import CommandRecord, ConflictError, Store, StoreError
-from referee.server.table.apply import apply
+from referee.server.table.apply import apply, deal_due, next_deal
 from referee.server.table.commands import Command, Join, Leave, Start, command_of, stored
 from referee.server.table.rulesets import Rulesets
 from referee.server.table.state import FINISHED, OPEN, PLAYING, Table, table_from_config
@@ -43,8 +44,17 @@ async def stored_call(pending: Awaitable[T]) -> T:
 
 
 class Ledger:
-    def __init__(self, store: Store, rulesets: Rulesets, now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        rulesets: Rulesets,
+        now: Callable[[], float],
+        *,
+        min_turn_time: float = 0.0,
+    ) -> None:
         self.store = store
+        self.min_turn_time = min_turn_time
+        """A table stored with a shorter clock (by an older referee) plays with this one."""
         self.rulesets = rulesets
         self.now = now
         self.tables: dict[str, Table] = {}
@@ -58,9 +68,13 @@ class Ledger:
 
     # --- holding tables -------------------------------------------------------------------
 
-    def rebuild(self, table_id: str, config: object, created_at: float) -> Table:
-        rules = self.rulesets.get(config["ruleset_id"]).rules  # type: ignore[index]
-        return table_from_config(table_id, config, created_at, rules)
+    def rebuild(self, table_id: str, config: Any, created_at: float) -> Table:
+        """An empty table from its stored settings (refused if its ruleset is not hosted)."""
+        rules = self.rulesets.get(config["ruleset_id"]).rules
+        table = table_from_config(table_id, config, created_at, rules)
+        if 0 < table.turn_time < self.min_turn_time:
+            table.turn_time = self.min_turn_time
+        return table
 
     def replay(self, table: Table, records: list[CommandRecord]) -> None:
         for record in records:
@@ -72,6 +86,7 @@ class Ledger:
         acknowledged)."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.last_read = self.now()
             if fresh and self.store.shared:
                 async with table.lock:
                     await self.catch_up(table)
@@ -90,11 +105,14 @@ class Ledger:
         await self.load_rulesets_for(record.config["ruleset_id"])
         table = self.rebuild(table_id, record.config, record.created_at)
         self.replay(table, await stored_call(self.store.load_commands(table_id)))
+        table.last_read = self.now()
         self.tables[table_id] = table
         # Commands committed while this one loaded were announced before the table was
         # held here, so nobody followed them: look once more, now that the table is held.
         async with table.lock:
             await self.catch_up(table)
+            if deal_due(table):  # an older log whose hand ended without the next deal
+                await self.commit(table, next_deal(table, secrets.token_hex(32)))
         self._changed(table)
         if table.status == FINISHED:  # the hint may be missing (its writer died): again
             await self.record_finish(table)
@@ -106,8 +124,11 @@ class Ledger:
         for record in await stored_call(self.store.load_rulesets()):
             if self.rulesets.hosts(record.ruleset_id):
                 continue
-            rules, _ = self.rulesets.validate(record.yaml, record.ruleset_id)
-            if rules is not None and not self.rulesets.hosts(rules.id):
+            rules, problems = self.rulesets.validate(record.yaml, record.ruleset_id)
+            if rules is None:  # registered under rules this referee no longer accepts
+                first = problems[0] if problems else "no problem named"
+                log.warning("registered ruleset %s is not hosted: %s", record.ruleset_id, first)
+            elif not self.rulesets.hosts(rules.id):
                 self.rulesets.add(rules)
 
     async def load_rulesets_for(self, ruleset_id: str) -> None:

@@ -63,12 +63,18 @@ def _token(key: tuple[int, float, str], filters: list[object]) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
+MAX_TOKEN = 200
+"""The longest page token this referee makes is far shorter: a longer one is not its own."""
+
+
 def _read_token(token: str, filters: list[object]) -> tuple[int, float, str]:
+    if len(token) > MAX_TOKEN:
+        raise Refusal(Reason.BAD_PAGE_TOKEN, detail="the page_token is not one this referee made")
     try:
         data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
         (rank, created_at, table_id), made_for = data
         key = (int(rank), float(created_at), str(table_id))
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, OverflowError, RecursionError) as error:
         raise Refusal(
             Reason.BAD_PAGE_TOKEN, detail="the page_token is not one this referee made"
         ) from error

@@ -23,6 +23,11 @@ def player_name(text: str) -> str:
     """``text`` without surrounding spaces, or a refusal saying what is wrong with it;
     "" when no name was given (the referee names the seat)."""
     name = text.strip()
+    if len(name) > MAX_NAME:  # first: a long text is refused without reading all of it
+        raise Refusal(
+            Reason.BAD_PLAYER_NAME,
+            detail=f"{len(name)} characters; at most {MAX_NAME}",
+        )
     for position, char in enumerate(name):
         if unicodedata.category(char) in _FORBIDDEN:
             raise Refusal(
@@ -30,9 +35,4 @@ def player_name(text: str) -> str:
                 detail=f"character {position + 1} is a control character "
                 f"(U+{ord(char):04X}); names are plain text",
             )
-    if len(name) > MAX_NAME:
-        raise Refusal(
-            Reason.BAD_PLAYER_NAME,
-            detail=f"{len(name)} characters; at most {MAX_NAME}",
-        )
     return name

@@ -72,7 +72,7 @@ class Referee:
         self.keep_finished = keep_finished
         self.closing = False
         self.rulesets = Rulesets()
-        self.ledger = Ledger(store, self.rulesets, clock)
+        self.ledger = Ledger(store, self.rulesets, clock, min_turn_time=self.limits.min_turn_time)
         self.gate = access.Gate(self.limits, monotonic)
         self.clocks = TurnClocks(self.ledger, clock, self._spawn)
         self.follower = Follower(self.ledger, self.clocks, clock, self._spawn)
@@ -105,7 +105,11 @@ class Referee:
             return
         # Finished sessions are not replayed (nor read): they are read back when asked for.
         for record in await self.store.load_tables(unfinished=True):
-            table = self.ledger.rebuild(record.table_id, record.config, record.created_at)
+            try:
+                table = self.ledger.rebuild(record.table_id, record.config, record.created_at)
+            except Refusal as refusal:  # its registered ruleset no longer loads here
+                log.warning("table %s is not served: %s", record.table_id, refusal)
+                continue
             self.ledger.replay(table, await self.store.load_commands(table.table_id))
             self.tables[table.table_id] = table
             if table.status == FINISHED:  # stored before the store knew: it will next time
@@ -122,6 +126,7 @@ class Referee:
         watcher resumes later or elsewhere) while the calls in progress finish."""
         self.closing = True
         self.follower.closing = True
+        self.clocks.stop(list(self.tables.values()))  # a draining referee plays for nobody
         for table in self.tables.values():
             async with table.changed:
                 table.changed.notify_all()
@@ -279,7 +284,12 @@ class Referee:
                     Hand(rules, seat_count, deal=deal, draws=draws)
             except EngineError as error:
                 raise Refusal(Reason.BAD_TABLE_SETTINGS, detail=str(error)) from error
-        await stored_call(self.store.create_table(TableRecord(table_id, config, table.created_at)))
+        try:
+            await stored_call(
+                self.store.create_table(TableRecord(table_id, config, table.created_at))
+            )
+        except ConflictError as error:  # 64 random bits taken already: vanishingly rare
+            raise Refusal(Reason.STORE_UNAVAILABLE, detail="table id taken; retry") from error
         self.tables[table_id] = table
         return table
 
@@ -383,9 +393,9 @@ class Referee:
             raise action
 
         async def attempt() -> tuple[list[TableEvent], int, int]:
-            # A seat's credential never changes once the table plays, and only then can
-            # an action be applied: the seat found above holds.
-            seat = known if known is not None else access.seat_of(table, token)
+            # Found again under the lock: after a catch-up (replicas) the seat a credential
+            # stood for may have been given up and taken by someone else.
+            seat = access.seat_of(table, token)
             earlier = table.answers.get((seat, request_id))
             if earlier is not None:
                 if earlier.fingerprint != str(action):
@@ -482,8 +492,10 @@ class Referee:
     # --- housekeeping -------------------------------------------------------------------
 
     async def _housekeeping(self) -> None:
-        """Now and then: let go of finished tables, and close open tables nobody joined."""
-        every = min(60.0, max(0.05, min(self.keep_finished, self.limits.open_table_seconds) / 4))
+        """Now and then: let go of finished tables nobody reads, and close open tables that
+        nobody joined or left for a while."""
+        settings = [s for s in (self.keep_finished, self.limits.open_table_seconds) if s > 0]
+        every = min(60.0, max(0.05, min(settings, default=240.0) / 4))
         while not self.closing:
             await asyncio.sleep(every)
             await self._tidy(self.now())
@@ -495,13 +507,16 @@ class Referee:
         watcher) reads the same as a fresh copy; a later request loads it from the store."""
         idle = self.limits.open_table_seconds
         for table_id, table in list(self.tables.items()):
+            if self.closing:
+                return
             if idle and table.status == OPEN and now - table.last_at >= idle:
                 try:
                     await self.ledger.locked(table, functools.partial(self._close_idle, table, now))
                 except Refusal as refusal:
                     log.warning("cannot close idle table %s: %s", table_id, refusal)
-            if table.status == FINISHED and now - table.last_at >= self.keep_finished:
-                del self.tables[table_id]
+            last = max(table.last_at, table.last_read)  # let go of what nobody reads
+            if table.status == FINISHED and now - last >= self.keep_finished:
+                self.tables.pop(table_id, None)
                 self.gate.forget_table(table)
 
     async def _close_idle(self, table: Table, now: float) -> None:

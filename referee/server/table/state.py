@@ -86,6 +86,9 @@ class Table:
     clock: asyncio.TimerHandle | None = None
     to_act_key: tuple[int, int, int] | None = field(default=None, repr=False)
     to_act: tuple[int, ...] = field(default=(), repr=False)
+    last_read: float = field(default=0.0, compare=False)
+    """When a request last asked for the table (unix seconds): a finished table is let go
+    of when nobody has read it for a while, not just when it last changed."""
     """Who may act, computed once per applied command (``apply._emit``) for its events."""
 
     @property

@@ -44,12 +44,18 @@ MAX_NAME = 200
 log = logging.getLogger("bhabhi.referee")
 
 
-class _OverBudget(Exception):
-    pass
+class _OverBudget(BaseException):
+    """Raised in a worker when its check used up its CPU time (a BaseException, so that no
+    ``except Exception`` in the loader can swallow it)."""
+
+
+_checking = False
+"""True while a worker runs a check: the budget's signal interrupts only that."""
 
 
 def _over_budget(_signum: int, _frame: object) -> None:
-    raise _OverBudget
+    if _checking:
+        raise _OverBudget
 
 
 def _yield_to_the_referee() -> None:
@@ -66,15 +72,19 @@ def check_in_worker(
     text: str, name: str, registered: dict[str, str], cpu_seconds: float
 ) -> tuple[dict[str, Any] | None, list[Problem], bool]:
     """(resolved mapping or None, problems, over budget): run in a worker process."""
+    global _checking
     signal.signal(signal.SIGPROF, _over_budget)
+    _checking = True
     signal.setitimer(signal.ITIMER_PROF, cpu_seconds)  # CPU time, not wall time
     try:
-        resolved, problems = resolve_text(text, name, registered)
-        return (None if problems else dict(resolved)), list(problems), False
+        try:
+            resolved, problems = resolve_text(text, name, registered)
+        finally:
+            _checking = False  # a signal from here on raises nothing
+            signal.setitimer(signal.ITIMER_PROF, 0)
     except _OverBudget:
         return None, [], True
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
+    return (None if problems else dict(resolved)), list(problems), False
 
 
 class RulesetChecker:
@@ -103,19 +113,41 @@ class RulesetChecker:
         if self.asking >= most + self.limits.validation_queue:
             raise Refusal(Reason.VALIDATION_BUSY, limit=most, retry_ms=RETRY_MS)
         self.asking += 1
-        budget = self.limits.validation_cpu_seconds
-        loop = asyncio.get_running_loop()
         try:
-            async with self._slots:
-                resolved, problems, over = await loop.run_in_executor(
-                    self._workers(), check_in_worker, text, name[:MAX_NAME], registered, budget
-                )
+            await self._slots.acquire()
+        except BaseException:  # cancelled while waiting: it never held a worker
+            self.asking -= 1
+            raise
+        freed = False
+
+        def free(_job: object = None) -> None:
+            """The worker is free when its job is done, not when its caller gives up (a
+            running job cannot be cancelled), so the slot is given back then."""
+            nonlocal freed
+            if not freed:
+                freed = True
+                self.asking -= 1
+                self._slots.release()
+
+        budget = self.limits.validation_cpu_seconds
+        try:
+            pool = self._workers()
+            job = asyncio.get_running_loop().run_in_executor(
+                pool, check_in_worker, text, name[:MAX_NAME], registered, budget
+            )
+        except (OSError, RuntimeError) as error:  # the workers cannot be started
+            free()
+            log.warning("cannot start a ruleset check: %s", error)
+            raise Refusal(Reason.VALIDATION_BUSY, limit=most, retry_ms=RETRY_MS) from None
+        job.add_done_callback(free)
+        try:
+            resolved, problems, over = await asyncio.shield(job)
         except BrokenProcessPool as error:  # a worker died (killed from outside): start anew
             log.warning("ruleset check worker died: %s", error)
-            self._pool = None
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
             raise Refusal(Reason.VALIDATION_BUSY, limit=most, retry_ms=RETRY_MS) from None
-        finally:
-            self.asking -= 1
         if over:
             raise Refusal(Reason.RULESET_TOO_COSTLY, limit=f"{budget:g}")
         if resolved is None:
