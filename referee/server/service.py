@@ -222,6 +222,7 @@ class TableService(_Servicer, rpc.TableServiceServicer):
             ]
             or None,
             client=_client(context, self.referee.limits.trusted_proxy_hops),
+            token=_token(context),
         )
         return pb.CreateTableResponse(table=table_message(self.referee, table))
 

@@ -220,9 +220,11 @@ class Referee:
         test_dealer: int | None = None,
         test_hands: list[tuple[list[list[str]], list[str]]] | None = None,
         client: str = "",
+        token: str | None = None,
     ) -> Table:
-        """A new open table; ``client`` (the caller's address or credential) is whom the
-        limit on creating tables counts against."""
+        """A new open table; the limit on creating tables counts against ``client`` (the
+        caller's address) and, when the call carries one, the seat credential ``token`` (a
+        bot that moves between addresses keeps its credential)."""
         rules = (await self.ruleset(ruleset_id)).rules
         limits = self.limits
         most = limits.max_tables
@@ -259,6 +261,8 @@ class Referee:
             )
         if not self.test_mode:  # a conformance run creates a table per case
             self.gate.throttle_create(client)
+            if token:
+                self.gate.throttle_create(f"credential:{access.token_hash(token)}")
         config = table_config(
             rules,
             seat_count,
