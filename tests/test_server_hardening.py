@@ -421,3 +421,24 @@ async def test_creating_tables_is_limited_per_credential_too() -> None:
         assert refusal.reason == "create_rate_limited"
         gate._creators.pop("ipv4:127.0.0.1", None)
         await ref.tables.CreateTable(create())  # without the credential: the address's own
+
+
+@run_async
+async def test_a_table_nobody_plays_at_is_closed_as_abandoned() -> None:
+    """Every seat lets its clock run out for the rounds the referee allows: the table is
+    closed, the stream ends with OK, and nothing is played for anybody after that."""
+    limits = Limits(
+        tables_per_minute=0, uploads_per_minute=0, min_turn_time=0.05, abandon_after_rounds=1
+    )
+    async with referee(limits=limits) as ref:
+        seated = await seat_table(ref, "pickup", 3, turn_time=0.05)
+        call = seated.spectator_watch(0)
+        items = [item async for item in call]
+        assert await call.code() == grpc.StatusCode.OK
+        kinds = [i.event.WhichOneof("kind") for i in items]
+        assert kinds[-1] == "table_closed" and items[-1].event.table_closed.why == "abandoned"
+        assert kinds.count("turn_timed_out") == 3  # one round: each of the three seats once
+        table = await seated.table()
+        assert table.status == pb.TABLE_STATUS_FINISHED and table.last_seq == items[-1].event.seq
+        await asyncio.sleep(0.2)
+        assert (await seated.table()).last_seq == table.last_seq  # nothing more is played

@@ -203,6 +203,16 @@ def register(subparsers: Subparsers) -> None:
     )
     _option(
         limits,
+        "--abandon-after-rounds",
+        "BHABHI_ABANDON_AFTER_ROUNDS",
+        "2",
+        "a table in play whose every seat lets its turn clock run out this many rounds in a "
+        "row, nobody acting, is closed as abandoned",
+        type=_count,
+        metavar="N",
+    )
+    _option(
+        limits,
         "--uploads-per-minute",
         "BHABHI_UPLOADS_PER_MINUTE",
         "60",
@@ -344,6 +354,7 @@ def _serve(args: argparse.Namespace) -> int:
             table_burst=math.ceil(args.tables_per_minute / 2),
             open_table_seconds=args.open_table_seconds,
             min_turn_time=args.min_turn_time,
+            abandon_after_rounds=args.abandon_after_rounds,
             uploads_per_minute=args.uploads_per_minute,
             upload_burst=math.ceil(args.uploads_per_minute / 2),
             validation_workers=args.validation_workers,

@@ -38,6 +38,9 @@ class Limits:
     min_turn_time: float = 1.0
     """The shortest turn clock a table may have (seconds; 0 is no clock): timeouts never
     play faster than this."""
+    abandon_after_rounds: int = 2
+    """A table in play whose every seat lets its clock run out this many rounds in a row,
+    nobody acting, is closed as abandoned (``TableClosed``, ``abandoned``); 0: never."""
     max_turn_time: float = 86_400.0
     """The longest turn clock (a day)."""
     max_hands: int = 1000
@@ -73,6 +76,7 @@ class Limits:
             "max_hands",
             "validation_queue",
             "upload_burst",
+            "abandon_after_rounds",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")

@@ -61,12 +61,15 @@ def apply(
         case Close(why):
             table.status = FINISHED
             _emit(table, at, TableClosed(why))
+            table.to_act_key, table.to_act = None, ()
         case Move(seat, action, request_id, next_seed):
+            table.idle_timeouts = 0
             first = table.last_seq + 1
             _move(table, at, seat, command.action, next_seed, verified)
             # After the hand's end is applied: a retry gets SessionEnded too.
             table.answers[(seat, request_id)] = Answer(str(action), first, table.last_seq)
         case Timeout(seat, action, next_seed):
+            table.idle_timeouts += 1
             _emit(table, at, TurnTimedOut(seat, action))
             _move(table, at, seat, action, next_seed, verified)
 

@@ -4,7 +4,9 @@ other, so that a clock is enforced once, survives a restart, and with replicas w
 replica's clock fires first wins while the others catch up.
 
 A table's deadline is its last event's time plus its turn time (``Table.deadline``), and a
-turn time has a floor (``Limits.min_turn_time``), so timeouts cannot play faster than that.
+turn time has a floor (``Limits.min_turn_time``), so timeouts cannot play faster than that;
+and a table at which nobody acts for ``Limits.abandon_after_rounds`` rounds is closed, so
+that tables nobody plays at do not go on playing themselves.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from referee.engine import EngineError
 from referee.server.errors import Refusal
 from referee.server.store import ConflictError
-from referee.server.table.commands import Timeout
+from referee.server.table.commands import Close, Command, Timeout
 from referee.server.table.ledger import Ledger
 from referee.server.table.state import Table
 from referee.server.table.trial import try_on_copy
@@ -35,7 +37,12 @@ class TurnClocks:
         ledger: Ledger,
         now: Callable[[], float],
         spawn: Callable[[Awaitable[None]], None],
+        *,
+        abandon_after_rounds: int = 0,
     ) -> None:
+        self.abandon_after_rounds = abandon_after_rounds
+        """A table whose seats let their clocks run out this many rounds in a row (every
+        seat once a round, none acting) is closed as abandoned; 0: never."""
         self.ledger = ledger
         self.now = now
         self.spawn = spawn
@@ -73,13 +80,19 @@ class TurnClocks:
                 return  # the table moved on meanwhile: its new clock is armed
             seat = hand.to_move
             assert seat is not None
-            action = hand.default_action(seat)
+            rounds = self.abandon_after_rounds
+            command: Command
+            if rounds and table.idle_timeouts >= rounds * table.seat_count:
+                command = Close("abandoned")  # nobody plays here: stop playing for them
+            else:
+                action = hand.default_action(seat)
+                try:
+                    try_on_copy(table, hand, seat, action)
+                except EngineError:
+                    return  # the test draws cannot follow this action; the seat must choose
+                command = Timeout(seat, action, secrets.token_hex(32))
             try:
-                try_on_copy(table, hand, seat, action)
-            except EngineError:
-                return  # the test draws cannot follow this action; the seat must choose
-            try:
-                await self.ledger.commit(table, Timeout(seat, action, secrets.token_hex(32)))
+                await self.ledger.commit(table, command)
             except ConflictError:  # another replica moved first (its clock, or a move)
                 with contextlib.suppress(Refusal):  # if the store is away, news will come
                     await self.ledger.catch_up(table)

@@ -64,7 +64,8 @@ class Timeout:
 
 @dataclass(frozen=True, slots=True)
 class Close:
-    """An open table closed before it started (``why``: ``idle``, nobody came)."""
+    """The table closed: ``idle``, an open table nobody came to; ``abandoned``, a table in
+    play whose every seat let its clock run out, round after round."""
 
     why: str
 

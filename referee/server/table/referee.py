@@ -74,7 +74,12 @@ class Referee:
         self.rulesets = Rulesets()
         self.ledger = Ledger(store, self.rulesets, clock, min_turn_time=self.limits.min_turn_time)
         self.gate = access.Gate(self.limits, monotonic)
-        self.clocks = TurnClocks(self.ledger, clock, self._spawn)
+        self.clocks = TurnClocks(
+            self.ledger,
+            clock,
+            self._spawn,
+            abandon_after_rounds=self.limits.abandon_after_rounds,
+        )
         self.follower = Follower(self.ledger, self.clocks, clock, self._spawn)
         self.checker = RulesetChecker(self.limits)
         self.ledger.on_change.append(self.clocks.arm)

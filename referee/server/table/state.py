@@ -86,6 +86,8 @@ class Table:
     clock: asyncio.TimerHandle | None = None
     to_act_key: tuple[int, int, int] | None = field(default=None, repr=False)
     to_act: tuple[int, ...] = field(default=(), repr=False)
+    idle_timeouts: int = 0
+    """Turn clocks run out in a row since a seat last acted (a table nobody plays at)."""
     last_read: float = field(default=0.0, compare=False)
     """When a request last asked for the table (unix seconds): a finished table is let go
     of when nobody has read it for a while, not just when it last changed."""
@@ -118,8 +120,8 @@ class Table:
         if not self.turn_time:  # first: most tables have no clock
             return None
         hand = self.hand
-        if hand is None or hand.is_over or not self.log:
-            return None
+        if hand is None or hand.is_over or not self.log or self.status is FINISHED:
+            return None  # (a closed table's hand may be unfinished: nobody plays it)
         return self.log[-1].at + self.turn_time
 
 
