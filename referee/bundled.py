@@ -24,3 +24,6 @@ def data_dir(name: str) -> Path:
 RULES = data_dir("rules")
 CONFORMANCE = data_dir("conformance")
 RULESET_SCHEMA = RULES / "schema" / "ruleset.schema.json"
+CATALOGUE = RULES / "catalogue.yaml"
+"""The clause catalogue: not a ruleset, though it sits beside them (the loader skips it)."""
+CATALOGUE_SCHEMA = RULES / "schema" / "catalogue.schema.json"

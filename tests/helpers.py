@@ -51,8 +51,10 @@ SCHEMA_PATH = RULES_DIR / "schema" / "ruleset.schema.json"
 
 
 def bundled_ids() -> list[str]:
-    """Every bundled ruleset id: rules/*.yaml, then rules/house/*.yaml."""
-    paths = [*sorted(RULES_DIR.glob("*.yaml")), *sorted((RULES_DIR / "house").glob("*.yaml"))]
+    """Every bundled ruleset id: rules/*.yaml (but the clause catalogue, rules/catalogue.yaml),
+    then rules/house/*.yaml."""
+    top = [p for p in sorted(RULES_DIR.glob("*.yaml")) if p.name != "catalogue.yaml"]
+    paths = [*top, *sorted((RULES_DIR / "house").glob("*.yaml"))]
     return [p.stem for p in paths]
 
 

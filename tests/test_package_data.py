@@ -1,4 +1,4 @@
-"""An installed referee carries its bundled rulesets and conformance cases.
+"""An installed referee carries its bundled rulesets, clause catalogue and conformance cases.
 
 They live at the top of the repository, outside the ``referee`` package; the wheel's build
 copies them into it as ``referee/bundled/`` (``setup.py``), and ``referee/bundled.py`` reads
@@ -37,6 +37,8 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
         f"{bundled}/rules/bhabho.yaml",
         f"{bundled}/rules/house/donkey.yaml",
         f"{bundled}/rules/schema/ruleset.schema.json",
+        f"{bundled}/rules/catalogue.yaml",
+        f"{bundled}/rules/schema/catalogue.schema.json",
         f"{bundled}/conformance/schema/case.schema.json",
     } <= names
     assert any(n.startswith(f"{bundled}/conformance/cases/") for n in names)
@@ -52,7 +54,14 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
     where = referee("-c", "import referee.bundled as b; print(b.RULES); print(b.CONFORMANCE)")
     assert where.split() == [str(site / bundled / "rules"), str(site / bundled / "conformance")]
     listed = referee("-m", "referee", "rules", "list")
-    assert {"bhabho", "pickup", "donkey"} <= {line.split()[0] for line in listed.splitlines()}
+    listed_ids = {line.split()[0] for line in listed.splitlines()}
+    assert {"bhabho", "pickup", "donkey"} <= listed_ids
+    assert "catalogue" not in listed_ids
+    catalogue = referee("-c", "import referee.bundled as b; print(b.CATALOGUE)")
+    assert catalogue.strip() == str(site / bundled / "rules" / "catalogue.yaml")
+    clause = referee("-m", "referee", "rules", "clauses", "B8", "H17")
+    assert clause.startswith("B8  No escape with the power\n")
+    assert "\n\nH17  Shootout\n" in clause
     cases = str(site / bundled / "conformance" / "cases")
     replayed = referee("-m", "referee", "conformance", "run", "--quiet", cases)
     assert replayed.splitlines()[-1].endswith(" failed") and ", 0 failed" in replayed

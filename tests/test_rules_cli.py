@@ -224,6 +224,67 @@ def test_schema_path(capsys: pytest.CaptureFixture[str]) -> None:
     assert SCHEMA_PATH.is_file()
 
 
+# --- clauses --------------------------------------------------------------------------------------
+
+
+def test_clauses_prints_every_clause_of_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.ruleset.catalogue import load_catalogue
+
+    code, out, err = run(capsys, "rules", "clauses")
+    assert (code, err) == (0, "")
+    heads = [block.splitlines()[0] for block in out.strip().split("\n\n")]
+    assert heads == [f"{c.id}  {c.title}" for c in load_catalogue().values()]
+
+
+def test_clauses_prints_the_named_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "rules", "clauses", "h17", "C1", "H17")
+    assert (code, err) == (0, "")
+    h17, c1 = out.strip().split("\n\n")
+    assert h17.splitlines()[0] == "H17  Shootout"
+    assert "    source: Harman6139/bhabhi-live-solver (twoPlayer: pagat-shootout)" in h17
+    assert " ".join(h17.split()).count("the drawer loses as the Bhabhi") == 1
+    assert c1.splitlines()[0] == "C1  Deck"
+    assert "    source: How to Play (English; German translation)" in c1.splitlines()
+    assert any(line.startswith("    where sources differ: ") for line in c1.splitlines())
+
+
+def test_clauses_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.ruleset.catalogue import load_catalogue
+
+    code, out, _ = run(capsys, "rules", "clauses", "--json", "B8", "X4")
+    assert code == 0
+    assert json.loads(out) == [load_catalogue()[i].as_json() for i in ("B8", "X4")]
+
+
+def test_clauses_markdown_is_the_page(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.ruleset.catalogue_page import render
+
+    code, out, _ = run(capsys, "rules", "clauses", "--markdown")
+    assert (code, out) == (0, render())
+    code, out, err = run(capsys, "rules", "clauses", "--markdown", "C1")
+    assert (code, out) == (2, "")
+    assert err == "bhabhi rules clauses: --markdown prints the whole page; name no IDs\n"
+
+
+def test_clauses_unknown_id_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "rules", "clauses", "C1", "C99")
+    assert (code, out) == (2, "")
+    assert err == (
+        "bhabhi rules clauses: unknown clause ID C99 (the catalogue has "
+        "C1-C16 P1-P3 D1-D2 V1-V5 B1-B9 X1-X5 H1-H31)\n"
+    )
+    code, out, err = run(capsys, "rules", "clauses", "Z9", "H32")
+    assert (code, out) == (2, "")
+    assert err.startswith("bhabhi rules clauses: unknown clause IDs Z9, H32 (")
+    assert len(err.splitlines()) == 1
+
+
+def test_rules_list_points_to_the_clauses(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "list", "--help")
+    assert code == 0
+    assert "bhabhi rules clauses" in " ".join(out.split())
+
+
 # --- command modules ------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""``bhabhi rules …``: validate, list and show rulesets, and locate the schema.
+"""``bhabhi rules …``: validate, list and show rulesets, locate the schema, print the clauses.
 
 Problem lines use the ``FILE:LINE:COL: key.path: message`` form that editors and CI logs turn
 into links; exit codes are 0 (all good), 1 (problems found) and 2 (usage error).
@@ -10,6 +10,7 @@ import argparse
 import json
 import re
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +35,9 @@ if TYPE_CHECKING:
 def register(subparsers: Subparsers) -> None:
     rules = subparsers.add_parser(
         "rules",
-        help="validate, list and show rulesets",
-        description="Work with ruleset files (rules/*.yaml) and the bundled rulesets.",
+        help="validate, list and show rulesets; print the rule clauses they cite",
+        description="Work with ruleset files (rules/*.yaml), the bundled rulesets and the "
+        "catalogue of rule clauses they cite (rules/catalogue.yaml).",
     )
     commands = rules.add_subparsers(dest="rules_command", metavar="COMMAND", required=True)
 
@@ -48,7 +50,12 @@ def register(subparsers: Subparsers) -> None:
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.set_defaults(func=_validate)
 
-    listing = commands.add_parser("list", help="list the bundled rulesets")
+    listing = commands.add_parser(
+        "list",
+        help="list the bundled rulesets",
+        description="List the bundled rulesets: id, base, file, the clauses each follows (as "
+        "ranges: C1-C16 P1-P3) and title. `bhabhi rules clauses ID ...` says what a clause is.",
+    )
     listing.add_argument("--json", action="store_true", help="print a JSON array")
     listing.set_defaults(func=_list)
 
@@ -61,6 +68,22 @@ def register(subparsers: Subparsers) -> None:
     show.add_argument("ruleset", metavar="ID|FILE")
     show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
     show.set_defaults(func=_show)
+
+    clauses = commands.add_parser(
+        "clauses",
+        help="print the rule clauses (C1, B8, H17 ...): title, rule, source",
+        description="Print clauses of the catalogue (rules/catalogue.yaml; docs/catalogue.md): "
+        "every clause, or the ones named. An ID the catalogue does not have is an error (exit 2).",
+    )
+    clauses.add_argument("ids", nargs="*", metavar="ID", help="clause IDs, e.g. C1 B8 H17")
+    shape = clauses.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print a JSON array")
+    shape.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the whole catalogue as the page docs/catalogue.md (no IDs)",
+    )
+    clauses.set_defaults(func=_clauses)
 
     schema = commands.add_parser("schema", help="print the path of the ruleset JSON Schema")
     schema.set_defaults(func=_schema)
@@ -76,6 +99,51 @@ def _reference(args: argparse.Namespace) -> int:
 
     sys.stdout.write(render())
     return 0
+
+
+def _clauses(args: argparse.Namespace) -> int:
+    from referee.ruleset.catalogue import load_catalogue
+
+    catalogue = load_catalogue()
+    if args.markdown:
+        if args.ids:
+            print(
+                "bhabhi rules clauses: --markdown prints the whole page; name no IDs",
+                file=sys.stderr,
+            )
+            return 2
+        from referee.ruleset.catalogue_page import render
+
+        sys.stdout.write(render())
+        return 0
+    wanted = list(dict.fromkeys(ref.upper() for ref in args.ids)) or list(catalogue)
+    unknown = [ref for ref in wanted if ref not in catalogue]
+    if unknown:
+        print(
+            f"bhabhi rules clauses: unknown clause {_plural_word(len(unknown), 'ID')} "
+            f"{', '.join(unknown)} (the catalogue has {_ranges(list(catalogue))})",
+            file=sys.stderr,
+        )
+        return 2
+    chosen = [catalogue[ref] for ref in wanted]
+    if args.json:
+        print(json.dumps([c.as_json() for c in chosen], ensure_ascii=False, indent=2))
+        return 0
+    blocks = []
+    for clause in chosen:
+        lines = [f"{clause.id}  {clause.title}", _indented(clause.text)]
+        lines += [_indented(f"source: {source}") for source in clause.sources]
+        if clause.disagreement:
+            lines.append(_indented(f"where sources differ: {clause.disagreement}"))
+        if clause.note:
+            lines.append(_indented(f"note: {clause.note}"))
+        blocks.append("\n".join(lines))
+    print("\n\n".join(blocks))
+    return 0
+
+
+def _indented(text: str) -> str:
+    return textwrap.fill(text, width=92, initial_indent="    ", subsequent_indent="    ")
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -233,4 +301,8 @@ def _ranges(clauses: list[str]) -> str:
 
 
 def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    return f"{count} {_plural_word(count, noun)}"
+
+
+def _plural_word(count: int, noun: str) -> str:
+    return f"{noun}{'' if count == 1 else 's'}"

@@ -57,11 +57,13 @@ def bundled_ruleset_paths() -> dict[str, Path]:
     """Every bundled ruleset, id to file: ``rules/*.yaml`` then ``rules/house/*.yaml``.
 
     The id is the file name's stem; validation reports a file whose ``id`` differs.  On a clash
-    the top-level file wins over the house rule.
+    the top-level file wins over the house rule.  ``catalogue.yaml`` at the top is the clause
+    catalogue, not a ruleset, so ``catalogue`` is never a bundled ruleset's id.
     """
     base = rules_dir()
     found: dict[str, Path] = {}
-    for path in [*sorted(base.glob("*.yaml")), *sorted((base / "house").glob("*.yaml"))]:
+    top = [p for p in sorted(base.glob("*.yaml")) if p.name != bundled.CATALOGUE.name]
+    for path in [*top, *sorted((base / "house").glob("*.yaml"))]:
         if path.is_file():
             found.setdefault(path.stem, path)
     return found
