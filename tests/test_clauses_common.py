@@ -1,4 +1,4 @@
-"""Clauses C1-C16 of shared/rules-catalogue.md (common to every variant), and the refusals.
+"""Clauses C1-C16 of the clause catalogue (common to every variant), and the refusals.
 
 Every test is named after the clause it checks and plays a small hand-made deal (or a seeded
 one where the clause is about the deal itself).  The expectations are read off the rule texts

@@ -34,7 +34,7 @@ def render() -> str:
         "# Ruleset format reference",
         "",
         "Generated from `rules/schema/ruleset.schema.json` by `bhabhi rules reference`; do not",
-        "edit by hand. Clause IDs are those of the rules catalogue.",
+        "edit by hand. Clause IDs are those of the [clause catalogue](catalogue.md).",
         "",
         schema["description"],
         "",
