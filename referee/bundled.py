@@ -24,3 +24,4 @@ def data_dir(name: str) -> Path:
 RULES = data_dir("rules")
 CONFORMANCE = data_dir("conformance")
 RULESET_SCHEMA = RULES / "schema" / "ruleset.schema.json"
+RULESET_VARIANT_SCHEMA = RULES / "schema" / "ruleset-variant.schema.json"

@@ -37,6 +37,7 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
         f"{bundled}/rules/bhabho.yaml",
         f"{bundled}/rules/house/donkey.yaml",
         f"{bundled}/rules/schema/ruleset.schema.json",
+        f"{bundled}/rules/schema/ruleset-variant.schema.json",
         f"{bundled}/conformance/schema/case.schema.json",
     } <= names
     assert any(n.startswith(f"{bundled}/conformance/cases/") for n in names)
@@ -53,6 +54,8 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
     assert where.split() == [str(site / bundled / "rules"), str(site / bundled / "conformance")]
     listed = referee("-m", "referee", "rules", "list")
     assert {"bhabho", "pickup", "donkey"} <= {line.split()[0] for line in listed.splitlines()}
+    variant = referee("-m", "referee", "rules", "schema", "--variant").strip()
+    assert variant == str(site / bundled / "rules" / "schema" / "ruleset-variant.schema.json")
     cases = str(site / bundled / "conformance" / "cases")
     replayed = referee("-m", "referee", "conformance", "run", "--quiet", cases)
     assert replayed.splitlines()[-1].endswith(" failed") and ", 0 failed" in replayed

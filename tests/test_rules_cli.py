@@ -222,6 +222,21 @@ def test_schema_path(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert Path(out.strip()) == SCHEMA_PATH
     assert SCHEMA_PATH.is_file()
+    assert run(capsys, "rules", "schema", "--resolved") == (0, out, "")
+
+
+def test_schema_of_a_file_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "schema", "--variant")
+    assert code == 0
+    variant = Path(out.strip())
+    assert variant == SCHEMA_PATH.parent / "ruleset-variant.schema.json" and variant.is_file()
+    code, printed, _ = run(capsys, "rules", "schema", "--variant", "--print")
+    assert code == 0 and printed == variant.read_text(encoding="utf-8")
+    assert json.loads(printed)["required"] == ["id", "extends"]
+    code, printed, _ = run(capsys, "rules", "schema", "--print")
+    assert code == 0 and json.loads(printed) == schema()
+    code, _, err = run(capsys, "rules", "schema", "--variant", "--resolved")
+    assert code == 2 and "not allowed with argument" in err
 
 
 # --- command modules ------------------------------------------------------------------------------

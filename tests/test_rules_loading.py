@@ -426,7 +426,8 @@ def test_rules_dir_override_and_id_mismatch(
     assert sorted(bundled_ruleset_paths()) == ["bhabho-copy", "tiny"]
     assert load_ruleset("tiny").id == "tiny"
     problem = only_problem(tmp_path / "house" / "bhabho-copy.yaml")
-    assert (problem.line, problem.path, problem.code) == (2, "id", Code.ID_MISMATCH)
+    id_line = copy.splitlines().index("id: bhabho") + 1  # after the editor line and a comment
+    assert (problem.line, problem.path, problem.code) == (id_line, "id", Code.ID_MISMATCH)
     assert "bhabho-copy.yaml" in problem.message
 
 
@@ -551,3 +552,14 @@ def test_a_ruleset_that_extends_another_must_name_itself(tmp_path: Path) -> None
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (1, 10, "id")
     assert "must name itself" in problem.message
+
+
+def test_the_editor_line_of_a_bundled_file_changes_neither_its_ruleset_nor_its_hash() -> None:
+    """The first line of every bundled file is a comment for editors; a comment is not data,
+    and the hash covers the resolved data, so the file reads as it would without it."""
+    for ruleset_id, path in bundled_ruleset_paths().items():
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("# yaml-language-server: $schema="), path
+        bare = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("#"))
+        assert ruleset_hash(resolve_text(bare, path.name)[0]) == load_ruleset(ruleset_id).hash
+        assert load_ruleset_text(text, path.name).source == load_ruleset(ruleset_id).source

@@ -25,6 +25,7 @@ from referee.ruleset.loader import (
 )
 from referee.ruleset.model import ruleset_hash
 from referee.ruleset.schema import SCHEMA_PATH, ordered_like_schema
+from referee.ruleset.variant import VARIANT_SCHEMA_PATH
 from referee.ruleset.yamlsafe import load_file
 
 if TYPE_CHECKING:
@@ -62,8 +63,30 @@ def register(subparsers: Subparsers) -> None:
     show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
     show.set_defaults(func=_show)
 
-    schema = commands.add_parser("schema", help="print the path of the ruleset JSON Schema")
-    schema.set_defaults(func=_schema)
+    schema = commands.add_parser(
+        "schema",
+        help="print the path of the ruleset JSON Schema (or, with --print, the schema)",
+        description="Print where the installed ruleset JSON Schema is. --resolved (the "
+        "default): the schema of a resolved ruleset, which `rules validate` checks. "
+        "--variant: the schema of a file as written, in which only `id` and `extends` are "
+        "required, for an editor: put `# yaml-language-server: $schema=PATH` (PATH "
+        "relative to the file, or absolute) on the file's first line.",
+    )
+    which = schema.add_mutually_exclusive_group()
+    which.add_argument(
+        "--resolved",
+        dest="variant",
+        action="store_false",
+        help="the schema of a resolved ruleset (the default)",
+    )
+    which.add_argument(
+        "--variant",
+        dest="variant",
+        action="store_true",
+        help="the schema of a house-variant file as written (only id and extends required)",
+    )
+    schema.add_argument("--print", action="store_true", help="print the schema, not its path")
+    schema.set_defaults(func=_schema, variant=False)
 
     reference = commands.add_parser(
         "reference", help="print the format's reference (Markdown), generated from the schema"
@@ -186,7 +209,11 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    print(SCHEMA_PATH)
+    path = VARIANT_SCHEMA_PATH if args.variant else SCHEMA_PATH
+    if args.print:
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+    else:
+        print(path)
     return 0
 
 
