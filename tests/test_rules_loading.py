@@ -458,6 +458,48 @@ def test_unknown_key_suggestions(
     assert message in problem.message
 
 
+@pytest.mark.parametrize(
+    ("override", "meant"),
+    [
+        ("direction: anticlockwise\n", "counterclockwise"),
+        ("direction: anti-clockwise\n", "counterclockwise"),
+        ("direction: counter-clockwise\n", "counterclockwise"),
+        ("direction: Counter Clockwise\n", "counterclockwise"),
+        ("direction: CCW\n", "counterclockwise"),
+        ("direction: clock-wise\n", "clockwise"),
+        ("direction: clockwice\n", "clockwise"),  # a misspelling, found by its letters
+        ("deal: {dealer_moves: anticlockwise}\n", "counterclockwise"),
+    ],
+)
+def test_a_way_round_is_suggested_by_its_meaning_not_its_spelling(
+    tmp_path: Path, override: str, meant: str
+) -> None:
+    problem = only_problem(write(tmp_path, "x.yaml", "id: x\nextends: pickup\n" + override))
+    assert problem.code is Code.NOT_ALLOWED
+    assert problem.message.endswith(f"; did you mean {meant!r}?")
+
+
+@pytest.mark.parametrize("side", ["left", "right", "Left", "to the right"])
+def test_a_side_for_a_way_round_is_explained_not_guessed(tmp_path: Path, side: str) -> None:
+    """Play passing to the left goes clockwise, a turn to the left counterclockwise."""
+    text = f"id: x\nextends: pickup\ndirection: {side}\n"
+    problem = only_problem(write(tmp_path, "x.yaml", text))
+    assert (problem.path, problem.code) == ("direction", Code.NOT_ALLOWED)
+    assert "did you mean" not in problem.message
+    assert problem.message == (
+        f"{side!r} is not allowed; allowed values: clockwise, counterclockwise; {side!r} could "
+        "mean either way round: play that passes to each player's left neighbour is "
+        "'clockwise' (seats are numbered clockwise, seat 1 sits to the left of seat 0), to "
+        "the right neighbour 'counterclockwise'"
+    )
+
+
+def test_take_hand_from_keeps_its_own_left_and_right(tmp_path: Path) -> None:
+    text = "id: x\nextends: bhabho\ntake_hand: {from: rigth}\n"
+    problem = only_problem(write(tmp_path, "x.yaml", text))
+    assert problem.message.endswith("allowed values: left, right; did you mean 'right'?")
+
+
 def test_misspelt_required_key_is_one_problem(tmp_path: Path) -> None:
     text = broken("missing-key.yaml")
     body = (
