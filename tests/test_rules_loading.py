@@ -558,6 +558,47 @@ def test_second_pack_lead_card_beyond_packs() -> None:
     assert "pack 2, but deck.packs is 1" in problem.message
 
 
+def test_checks_across_keys_are_reported_with_the_schemas_problems(tmp_path: Path) -> None:
+    """Every problem at once: a check across keys whose values passed the schema runs even
+    though other values failed it, and comes after the schema's problems."""
+    text = (
+        "id: x\nextends: pickup\n"
+        "direction: sideways\n"
+        "players: {min: 9, max: 4, tems: none}\n"
+        "first_lead: {card: 2S}\n"
+        "deck: {ranks: [J, Q, K, A]}\n"
+    )
+    _, problems = resolve_file(write(tmp_path, "x.yaml", text))
+    assert [(p.line, p.column, p.path, p.code) for p in problems] == [
+        (3, 12, "direction", Code.NOT_ALLOWED),
+        (4, 27, "players.tems", Code.UNKNOWN_KEY),
+        (4, 16, "players.min", Code.SEMANTIC),
+        (5, 20, "first_lead.card", Code.SEMANTIC),
+    ]
+    assert "players.min (9) is greater than players.max (4)" in problems[2].message
+    assert "rank 2 is not in deck.ranks (J, Q, K, A)" in problems[3].message
+
+
+@pytest.mark.parametrize(
+    ("override", "path", "code"),
+    [
+        ("players: {min: '9', max: 4}\n", "players.min", Code.WRONG_TYPE),
+        ("players: {min: 9, max: 4.0}\n", "players.max", Code.WRONG_TYPE),
+        ("players: {min: 20, max: 4}\n", "players.min", Code.OUT_OF_RANGE),
+        ("deck: {ranks: [J, Q, J]}\nfirst_lead: {card: 2S}\n", "deck.ranks.2", Code.DUPLICATE_ITEM),
+        ("deck: {ranks: [J, Q, 1]}\nfirst_lead: {card: 2S}\n", "deck.ranks.2", Code.NOT_ALLOWED),
+        ("trump: maybe\n", "trump", Code.NOT_ALLOWED),
+        ("players: {max: 1}\ndeal: {first_dealer: 5}\n", "players.max", Code.OUT_OF_RANGE),
+    ],
+)
+def test_a_check_across_keys_is_left_out_when_a_value_it_reads_failed_the_schema(
+    tmp_path: Path, override: str, path: str, code: Code
+) -> None:
+    """Its verdict would rest on a value already refused (``min: '9'`` is not 9)."""
+    problem = only_problem(write(tmp_path, "x.yaml", "id: x\nextends: pickup\n" + override))
+    assert (problem.path, problem.code) == (path, code)
+
+
 def test_sorting_puts_structure_first() -> None:
     def make(code: Code, line: int, file: str = "a") -> Problem:
         return Problem(file, line, 1, "", "m", code)

@@ -189,10 +189,12 @@ def _check(
         return {}, sort_problems(resolver.problems, resolver.files)
     resolved, origins = result
     locate = _locator(origins)
-    problems = [*resolver.problems, *schema_problems(resolved, locate)]
+    found, invalid = schema_problems(resolved, locate)
+    problems = [*resolver.problems, *found]
     problems.extend(_id_mismatch(source, resolved, locate, resolver.bundled))
-    if not problems:
-        problems = semantic_problems(resolved, locate, source.name)
+    # With the schema's problems, so that a reader sees every problem at once: each check
+    # across keys runs when the values it reads passed the schema.
+    problems.extend(semantic_problems(resolved, locate, source.name, invalid))
     return resolved, sort_problems(problems, resolver.files)
 
 

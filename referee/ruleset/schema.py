@@ -65,8 +65,12 @@ def validator() -> Validator:
     return validator
 
 
-def schema_problems(instance: Mapping[str, Any], locate: Locate) -> list[Problem]:
-    """Every schema violation of a resolved ruleset, as located, human problems (unsorted)."""
+def schema_problems(
+    instance: Mapping[str, Any], locate: Locate
+) -> tuple[list[Problem], frozenset[KeyPath]]:
+    """Every schema violation of a resolved ruleset, as located, human problems (unsorted),
+    and the key paths the violations were found at: a value at or above none of them passed
+    the schema, so the checks across several keys may read it."""
     errors = list(validator().iter_errors(instance))
     # A misspelt key also leaves the key it was meant to be missing; "did you mean" says both.
     meant: set[tuple[KeyPath, str]] = set()
@@ -86,7 +90,7 @@ def schema_problems(instance: Mapping[str, Any], locate: Locate) -> list[Problem
                 continue
             seen_required.add(path)
         problems.extend(_problems_of(error, path, locate, meant))
-    return _drop_echoes(problems)
+    return _drop_echoes(problems), frozenset(tuple(e.absolute_path) for e in errors)
 
 
 def _problems_of(
