@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.protocols import Validator
 
 from referee.ruleset import model as m
+from referee.ruleset.yamlsafe import dotted
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "rules" / "schema" / "ruleset.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
@@ -207,3 +208,32 @@ def test_the_readme_house_variant_names_the_variant_schema_and_passes_it() -> No
     line = MODELINE.match(match.group(1))
     assert line is not None and (example.parent / line.group(1)).resolve() == VARIANT_PATH.resolve()
     assert list(_strict(_variant()).iter_errors(yaml.safe_load(match.group(1)))) == []
+
+
+# --- which options follow which clause ------------------------------------------------------------
+
+
+def _catalogue_ids() -> set[str]:
+    families = {"C": 16, "P": 3, "D": 2, "V": 5, "B": 9, "X": 5}
+    return {f"{letter}{n}" for letter, count in families.items() for n in range(1, count + 1)}
+
+
+def test_every_catalogue_clause_is_known_to_follow_from_options_or_always() -> None:
+    from referee.ruleset.clauses import ALWAYS, CONDITIONS, SAME_AS
+
+    assert all(CATALOGUE_IDS.match(c) for c in _catalogue_ids())
+    assert set(CONDITIONS) | ALWAYS == _catalogue_ids()
+    assert set(CONDITIONS) & ALWAYS == set()
+    assert {c for same in SAME_AS.values() for c in same} | set(SAME_AS) <= _catalogue_ids()
+    props = dict(_walk(SCHEMA))
+    for clause, conditions in CONDITIONS.items():
+        for condition in conditions:
+            for path in condition.paths:
+                assert dotted(path) in props, (clause, path)
+    # An option that names a clause in x-clauses is one its conditions read (B5, the clean
+    # trick of the tochoo game, is named by no option).
+    named = {c for _, sub in props.items() for c in sub.get("x-clauses", [])}
+    assert named - ALWAYS <= set(CONDITIONS)
+    for clause in set(CONDITIONS) - {"B5"}:
+        read = {dotted(p) for c in CONDITIONS[clause] for p in c.paths}
+        assert any(clause in props[p].get("x-clauses", []) for p in read), clause

@@ -44,7 +44,9 @@ def register(subparsers: Subparsers) -> None:
         "validate",
         help="check ruleset files; print every problem as FILE:LINE:COL: key.path: message",
         description="Check ruleset files against the schema and the rules the schema cannot "
-        "express, with `extends` resolved. A bundled id may stand for its file.",
+        "express, with `extends` resolved, and their `clauses` against their options: a "
+        "declared clause the options switch off is a problem, one they follow but the list "
+        "leaves out a warning. A bundled id may stand for its file.",
     )
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.set_defaults(func=_validate)
@@ -109,17 +111,18 @@ def _validate(args: argparse.Namespace) -> int:
         path = Path(ref)
         if not path.exists() and ref in bundled:
             path = bundled[ref]
-        resolved, problems = resolve_file_named(path, ref)
+        resolved, found = resolve_file_named(path, ref, clauses=True)
+        for problem in found:
+            line = str(problem)
+            if line not in printed:
+                printed.add(line)
+                print(line)
+        problems = [p for p in found if not p.warning]
         if not problems:
             print(f"{ref}: ok (id {resolved['id']}, hash {ruleset_hash(resolved)})")
             continue
         invalid += 1
         problem_count += len(problems)
-        for problem in problems:
-            line = str(problem)
-            if line not in printed:
-                printed.add(line)
-                print(line)
     if invalid:
         print(
             f"bhabhi rules validate: {_plural(problem_count, 'problem')} in "

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import bundled
+from referee.ruleset.clauses import clause_problems
 from referee.ruleset.limits import LIMITS
 from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Code, Problem, RulesetError, sort_problems
@@ -126,10 +127,16 @@ def find_ruleset(ref: str | Path) -> tuple[Path, str]:
     raise RulesetError([Problem(ref, 1, 1, "", message, Code.UNKNOWN_RULESET)])
 
 
-def resolve_file_named(path: Path, name: str) -> tuple[dict[str, Any], list[Problem]]:
+def resolve_file_named(
+    path: Path, name: str, *, clauses: bool = False
+) -> tuple[dict[str, Any], list[Problem]]:
     """As :func:`resolve_file`, reporting the file under ``name`` (for example a bundled id's
-    path relative to the working directory)."""
-    return _check(_Source(name, path))
+    path relative to the working directory).
+
+    ``clauses``: also check the ``clauses`` list against the options
+    (:mod:`referee.ruleset.clauses`), as ``bhabhi rules validate`` does; some of those
+    findings are warnings (``Problem.warning``), which do not make the ruleset invalid."""
+    return _check(_Source(name, path), clauses=clauses)
 
 
 def display_name(path: Path) -> str:
@@ -180,7 +187,7 @@ _Origins = dict[KeyPath, _Origin]
 
 
 def _check(
-    source: _Source, registered: Mapping[str, str] | None = None
+    source: _Source, registered: Mapping[str, str] | None = None, *, clauses: bool = False
 ) -> tuple[dict[str, Any], list[Problem]]:
     resolver = _Resolver(bundled_ruleset_paths(), registered or {})
     chain: tuple[Path | str, ...] = (_real(source.path),) if source.path is not None else ()
@@ -195,6 +202,8 @@ def _check(
     # With the schema's problems, so that a reader sees every problem at once: each check
     # across keys runs when the values it reads passed the schema.
     problems.extend(semantic_problems(resolved, locate, source.name, invalid))
+    if clauses:
+        problems.extend(clause_problems(resolved, locate, source.name, invalid))
     return resolved, sort_problems(problems, resolver.files)
 
 

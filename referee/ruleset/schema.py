@@ -69,7 +69,8 @@ def schema_problems(
     instance: Mapping[str, Any], locate: Locate
 ) -> tuple[list[Problem], frozenset[KeyPath]]:
     """Every schema violation of a resolved ruleset, as located, human problems (unsorted),
-    and the key paths the violations were found at: a value at or above none of them passed
+    and the key paths the violations were found at, with the key a misspelt one was meant to
+    be (its value is not the one the author wrote): a value at or above none of them passed
     the schema, so the checks across several keys may read it."""
     errors = list(validator().iter_errors(instance))
     # A misspelt key also leaves the key it was meant to be missing; "did you mean" says both.
@@ -90,7 +91,8 @@ def schema_problems(
                 continue
             seen_required.add(path)
         problems.extend(_problems_of(error, path, locate, meant))
-    return _drop_echoes(problems), frozenset(tuple(e.absolute_path) for e in errors)
+    invalid = {tuple(e.absolute_path) for e in errors} | {(*path, key) for path, key in meant}
+    return _drop_echoes(problems), frozenset(invalid)
 
 
 def _problems_of(
