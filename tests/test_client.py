@@ -52,13 +52,14 @@ class BackgroundReferee:
     """A referee on its own thread and event loop, so that a test may block (on a
     subprocess, say) while the referee keeps serving."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, allow_register: bool = False) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        future = asyncio.run_coroutine_threadsafe(
-            create_server("127.0.0.1:0", store=MemoryStore(), test_mode=True), self.loop
+        started = create_server(
+            "127.0.0.1:0", store=MemoryStore(), test_mode=True, allow_register=allow_register
         )
+        future = asyncio.run_coroutine_threadsafe(started, self.loop)
         self.server, port = future.result(timeout=30)
         self.target = f"127.0.0.1:{port}"
 
@@ -379,6 +380,114 @@ def test_bhabhi_play_completes_a_hand_from_scripted_input() -> None:
     assert "Your hand (" in out and "Your move> " in out
     assert "Hand over:" in out and "Session over after 1 hand(s)." in out
     assert "\033[" not in out  # NO_COLOR
+
+
+HOUSE_BASE = "id: family-base\nextends: bhabho\nend: {max_tricks: 300}\n"
+HOUSE = (
+    "# yaml-language-server: $schema=../schema/ruleset-variant.schema.json\n"
+    "id: family-thulla\nextends: family-base\n"
+    "title: {en: Family Thulla, de: Familien-Thulla, pl: Rodzinna Thulla}\n"
+    "first_trick: {next_leader: as_other_tricks}\n"
+)
+WITHOUT_REFEREE = (
+    "import sys; sys.modules['referee'] = None\n"
+    "from bhabhi_client.commands import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def house_files(folder: Path) -> Path:
+    """A house variant whose base sits beside it (a file the referee cannot see)."""
+    (folder / "family-base.yaml").write_text(HOUSE_BASE, encoding="utf-8")
+    variant = folder / "family-thulla.yaml"
+    variant.write_text(HOUSE, encoding="utf-8")
+    return variant
+
+
+def play_file(*args: str) -> list[str]:
+    return ["play", *args, "--auto", "--hands", "1", "--players", "3", "--bot-delay", "0"]
+
+
+def test_bhabhi_play_plays_a_house_variant_file_on_its_own_referee(tmp_path: Path) -> None:
+    done = cli(*play_file("--rules", str(house_files(tmp_path))))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Family Thulla: you are seat 0.")
+    assert "Session over after 1 hand(s)." in done.stdout
+    assert "Registered" not in done.stdout  # nothing is kept once the game ends
+    demo = cli("demo-hand", "--rules", str(tmp_path / "family-thulla.yaml"), "--players", "3")
+    assert demo.returncode == 0, demo.stderr
+    assert demo.stdout.startswith("Family Thulla: table ")
+
+
+def test_bhabhi_play_gives_a_house_variant_file_to_a_remote_referee_that_allows_it(
+    tmp_path: Path,
+) -> None:
+    """Without the referee package: the client reads the file and the referee resolves it."""
+    variant = house_files(tmp_path)
+    referee = BackgroundReferee(allow_register=True)
+    try:
+
+        def play(rules: Path) -> subprocess.CompletedProcess[str]:
+            argv = play_file("--target", referee.target, "--rules", str(rules))
+            return subprocess.run(
+                [sys.executable, "-c", WITHOUT_REFEREE, *argv],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                cwd=tmp_path,
+                env={**os.environ, "NO_COLOR": "1"},
+            )
+
+        first = play(variant)
+        assert first.returncode == 0, first.stderr
+        registered = (
+            f"Registered ruleset family-base, family-thulla at the referee {referee.target}."
+        )
+        assert first.stdout.splitlines()[0] == registered
+        assert "Family Thulla: you are seat 0." in first.stdout
+        again = play(variant)  # hosted now with the same rules: used as it is
+        assert again.returncode == 0, again.stderr
+        assert again.stdout.startswith("Family Thulla: you are seat 0.")
+        other = tmp_path / "other" / "family-thulla.yaml"
+        other.parent.mkdir()
+        other.write_text("id: family-thulla\nextends: bhabho\n", encoding="utf-8")
+        clash = play(other)
+        assert clash.returncode == 1
+        assert "the referee hosts another ruleset with the id 'family-thulla'" in clash.stderr
+        assert "give the file an id of its own" in clash.stderr
+    finally:
+        referee.close()
+
+
+def test_bhabhi_play_of_a_file_on_a_referee_that_registers_nothing_names_the_option(
+    target: str, tmp_path: Path
+) -> None:
+    done = cli(*play_file("--target", target, "--rules", str(house_files(tmp_path))))
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"bhabhi: this referee hosts no ruleset 'family-base' and does not let clients register "
+        f"one, so it cannot play {tmp_path / 'family-base.yaml'}: start it with `bhabhi serve "
+        "--allow-register`, or play a ruleset it hosts"
+    )
+
+
+def test_bhabhi_play_of_a_broken_file_prints_its_problems_located(
+    target: str, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("id: broken\nextends: bhabho\ntake_hand: {wehn: never}\n", encoding="utf-8")
+    done = cli(*play_file("--target", target, "--rules", str(broken)))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"{broken}:3:13: take_hand.wehn: unknown key 'wehn'; did you mean 'when'?",
+        f"bhabhi: {broken} is not a valid ruleset (1 problem)",
+    ]
+    (tmp_path / "a.yaml").write_text("id: a\nextends: b\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("id: b\nextends: a\n", encoding="utf-8")
+    cycle = cli(*play_file("--target", target, "--rules", str(tmp_path / "a.yaml")))
+    assert (cycle.returncode, cycle.stderr) == (1, "bhabhi: extends cycle: a -> b -> a\n")
+    missing = cli(*play_file("--target", target, "--rules", "missing.yaml"))
+    assert (missing.returncode, missing.stderr) == (1, "bhabhi: no ruleset file missing.yaml\n")
 
 
 def test_bhabhi_client_demo_hand_prints_a_transcript(target: str) -> None:

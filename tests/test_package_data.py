@@ -39,6 +39,7 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
         f"{bundled}/rules/schema/ruleset.schema.json",
         f"{bundled}/rules/catalogue.yaml",
         f"{bundled}/rules/schema/catalogue.schema.json",
+        f"{bundled}/rules/schema/ruleset-variant.schema.json",
         f"{bundled}/conformance/schema/case.schema.json",
     } <= names
     assert any(n.startswith(f"{bundled}/conformance/cases/") for n in names)
@@ -62,6 +63,8 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
     clause = referee("-m", "referee", "rules", "clauses", "B8", "H17")
     assert clause.startswith("B8  No escape with the power\n")
     assert "\n\nH17  Shootout\n" in clause
+    variant = referee("-m", "referee", "rules", "schema", "--variant").strip()
+    assert variant == str(site / bundled / "rules" / "schema" / "ruleset-variant.schema.json")
     cases = str(site / bundled / "conformance" / "cases")
     replayed = referee("-m", "referee", "conformance", "run", "--quiet", cases)
     assert replayed.splitlines()[-1].endswith(" failed") and ", 0 failed" in replayed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,6 +75,46 @@ def test_validate_mixed_good_and_bad(capsys: pytest.CaptureFixture[str], tmp_pat
     assert lines[1] == f"{missing}:1:1: (root): no such file"
     assert lines[2] == f"{tmp_path}:1:1: (root): is a directory, not a ruleset file"
     assert "2 problems in 2 of 3 files" in err
+
+
+def test_validate_checks_the_clauses_against_the_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A declared clause switched off is a problem; one followed but left out a warning."""
+    variant = tmp_path / "family-thulla.yaml"
+    variant.write_text("id: family-thulla\nextends: bhabho\ntake_hand: {when: never}\n")
+    code, out, err = run(capsys, "rules", "validate", str(variant))
+    assert code == 1
+    [line] = out.splitlines()
+    assert line.startswith(f"{variant}:3:19: take_hand.when: clause B9 is declared, but the ")
+    assert "1 problem in 1 of 1 file" in err
+    bhabho = load_ruleset("bhabho").clauses
+    kept = ", ".join(c for c in bhabho if c not in ("B9", "B2"))  # B2 is still played
+    variant.write_text(
+        f"id: family-thulla\nextends: bhabho\ntake_hand: {{when: never}}\nclauses: [{kept}]\n"
+    )
+    code, out, err = run(capsys, "rules", "validate", str(variant))
+    assert code == 0 and err == ""
+    warning, ok = out.splitlines()
+    assert warning.startswith(
+        f"{variant}:4:10: warning: clauses: clause B2 is not declared, but the options follow "
+        "it (first_trick.next_leader: first_leader); for these options write clauses: [C1, "
+    )
+    assert ok.startswith(f"{variant}: ok (id family-thulla, hash sha256:")
+
+
+def test_the_readme_house_variant_validates(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    example = r"```yaml\n(# yaml-language-server: [^\n]*\n# my-house.yaml\n.*?)```"
+    match = re.search(example, readme, re.S)
+    assert match is not None
+    written = tmp_path / "my-house.yaml"
+    written.write_text(match.group(1), encoding="utf-8")
+    code, out, err = run(capsys, "rules", "validate", str(written))
+    assert (code, err) == (0, "")
+    assert out.startswith(f"{written}: ok (id my-house, hash sha256:")
 
 
 @pytest.mark.parametrize(
@@ -222,6 +263,21 @@ def test_schema_path(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert Path(out.strip()) == SCHEMA_PATH
     assert SCHEMA_PATH.is_file()
+    assert run(capsys, "rules", "schema", "--resolved") == (0, out, "")
+
+
+def test_schema_of_a_file_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "schema", "--variant")
+    assert code == 0
+    variant = Path(out.strip())
+    assert variant == SCHEMA_PATH.parent / "ruleset-variant.schema.json" and variant.is_file()
+    code, printed, _ = run(capsys, "rules", "schema", "--variant", "--print")
+    assert code == 0 and printed == variant.read_text(encoding="utf-8")
+    assert json.loads(printed)["required"] == ["id", "extends"]
+    code, printed, _ = run(capsys, "rules", "schema", "--print")
+    assert code == 0 and json.loads(printed) == schema()
+    code, _, err = run(capsys, "rules", "schema", "--variant", "--resolved")
+    assert code == 2 and "not allowed with argument" in err
 
 
 # --- clauses --------------------------------------------------------------------------------------

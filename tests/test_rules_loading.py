@@ -426,7 +426,8 @@ def test_rules_dir_override_and_id_mismatch(
     assert sorted(bundled_ruleset_paths()) == ["bhabho-copy", "tiny"]
     assert load_ruleset("tiny").id == "tiny"
     problem = only_problem(tmp_path / "house" / "bhabho-copy.yaml")
-    assert (problem.line, problem.path, problem.code) == (2, "id", Code.ID_MISMATCH)
+    id_line = copy.splitlines().index("id: bhabho") + 1  # after the editor line and a comment
+    assert (problem.line, problem.path, problem.code) == (id_line, "id", Code.ID_MISMATCH)
     assert "bhabho-copy.yaml" in problem.message
 
 
@@ -455,6 +456,48 @@ def test_unknown_key_suggestions(
         Code.UNKNOWN_KEY,
     )
     assert message in problem.message
+
+
+@pytest.mark.parametrize(
+    ("override", "meant"),
+    [
+        ("direction: anticlockwise\n", "counterclockwise"),
+        ("direction: anti-clockwise\n", "counterclockwise"),
+        ("direction: counter-clockwise\n", "counterclockwise"),
+        ("direction: Counter Clockwise\n", "counterclockwise"),
+        ("direction: CCW\n", "counterclockwise"),
+        ("direction: clock-wise\n", "clockwise"),
+        ("direction: clockwice\n", "clockwise"),  # a misspelling, found by its letters
+        ("deal: {dealer_moves: anticlockwise}\n", "counterclockwise"),
+    ],
+)
+def test_a_way_round_is_suggested_by_its_meaning_not_its_spelling(
+    tmp_path: Path, override: str, meant: str
+) -> None:
+    problem = only_problem(write(tmp_path, "x.yaml", "id: x\nextends: pickup\n" + override))
+    assert problem.code is Code.NOT_ALLOWED
+    assert problem.message.endswith(f"; did you mean {meant!r}?")
+
+
+@pytest.mark.parametrize("side", ["left", "right", "Left", "to the right"])
+def test_a_side_for_a_way_round_is_explained_not_guessed(tmp_path: Path, side: str) -> None:
+    """Play passing to the left goes clockwise, a turn to the left counterclockwise."""
+    text = f"id: x\nextends: pickup\ndirection: {side}\n"
+    problem = only_problem(write(tmp_path, "x.yaml", text))
+    assert (problem.path, problem.code) == ("direction", Code.NOT_ALLOWED)
+    assert "did you mean" not in problem.message
+    assert problem.message == (
+        f"{side!r} is not allowed; allowed values: clockwise, counterclockwise; {side!r} could "
+        "mean either way round: play that passes to each player's left neighbour is "
+        "'clockwise' (seats are numbered clockwise, seat 1 sits to the left of seat 0), to "
+        "the right neighbour 'counterclockwise'"
+    )
+
+
+def test_take_hand_from_keeps_its_own_left_and_right(tmp_path: Path) -> None:
+    text = "id: x\nextends: bhabho\ntake_hand: {from: rigth}\n"
+    problem = only_problem(write(tmp_path, "x.yaml", text))
+    assert problem.message.endswith("allowed values: left, right; did you mean 'right'?")
 
 
 def test_misspelt_required_key_is_one_problem(tmp_path: Path) -> None:
@@ -515,6 +558,47 @@ def test_second_pack_lead_card_beyond_packs() -> None:
     assert "pack 2, but deck.packs is 1" in problem.message
 
 
+def test_checks_across_keys_are_reported_with_the_schemas_problems(tmp_path: Path) -> None:
+    """Every problem at once: a check across keys whose values passed the schema runs even
+    though other values failed it, and comes after the schema's problems."""
+    text = (
+        "id: x\nextends: pickup\n"
+        "direction: sideways\n"
+        "players: {min: 9, max: 4, tems: none}\n"
+        "first_lead: {card: 2S}\n"
+        "deck: {ranks: [J, Q, K, A]}\n"
+    )
+    _, problems = resolve_file(write(tmp_path, "x.yaml", text))
+    assert [(p.line, p.column, p.path, p.code) for p in problems] == [
+        (3, 12, "direction", Code.NOT_ALLOWED),
+        (4, 27, "players.tems", Code.UNKNOWN_KEY),
+        (4, 16, "players.min", Code.SEMANTIC),
+        (5, 20, "first_lead.card", Code.SEMANTIC),
+    ]
+    assert "players.min (9) is greater than players.max (4)" in problems[2].message
+    assert "rank 2 is not in deck.ranks (J, Q, K, A)" in problems[3].message
+
+
+@pytest.mark.parametrize(
+    ("override", "path", "code"),
+    [
+        ("players: {min: '9', max: 4}\n", "players.min", Code.WRONG_TYPE),
+        ("players: {min: 9, max: 4.0}\n", "players.max", Code.WRONG_TYPE),
+        ("players: {min: 20, max: 4}\n", "players.min", Code.OUT_OF_RANGE),
+        ("deck: {ranks: [J, Q, J]}\nfirst_lead: {card: 2S}\n", "deck.ranks.2", Code.DUPLICATE_ITEM),
+        ("deck: {ranks: [J, Q, 1]}\nfirst_lead: {card: 2S}\n", "deck.ranks.2", Code.NOT_ALLOWED),
+        ("trump: maybe\n", "trump", Code.NOT_ALLOWED),
+        ("players: {max: 1}\ndeal: {first_dealer: 5}\n", "players.max", Code.OUT_OF_RANGE),
+    ],
+)
+def test_a_check_across_keys_is_left_out_when_a_value_it_reads_failed_the_schema(
+    tmp_path: Path, override: str, path: str, code: Code
+) -> None:
+    """Its verdict would rest on a value already refused (``min: '9'`` is not 9)."""
+    problem = only_problem(write(tmp_path, "x.yaml", "id: x\nextends: pickup\n" + override))
+    assert (problem.path, problem.code) == (path, code)
+
+
 def test_sorting_puts_structure_first() -> None:
     def make(code: Code, line: int, file: str = "a") -> Problem:
         return Problem(file, line, 1, "", "m", code)
@@ -551,3 +635,119 @@ def test_a_ruleset_that_extends_another_must_name_itself(tmp_path: Path) -> None
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (1, 10, "id")
     assert "must name itself" in problem.message
+
+
+def test_the_editor_line_of_a_bundled_file_changes_neither_its_ruleset_nor_its_hash() -> None:
+    """The first line of every bundled file is a comment for editors; a comment is not data,
+    and the hash covers the resolved data, so the file reads as it would without it."""
+    for ruleset_id, path in bundled_ruleset_paths().items():
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("# yaml-language-server: $schema="), path
+        bare = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("#"))
+        assert ruleset_hash(resolve_text(bare, path.name)[0]) == load_ruleset(ruleset_id).hash
+        assert load_ruleset_text(text, path.name).source == load_ruleset(ruleset_id).source
+
+
+# --- the clauses list against the options ---------------------------------------------------------
+
+
+def clause_findings(directory: Path, text: str) -> list[Problem]:
+    from referee.ruleset.loader import resolve_file_named
+
+    path = write(directory, "x.yaml", text)
+    return resolve_file_named(path, str(path), clauses=True)[1]
+
+
+def test_every_bundled_clauses_list_says_what_its_options_do() -> None:
+    from referee.ruleset.clauses import followed
+    from referee.ruleset.loader import resolve_file_named
+
+    for ruleset_id, path in bundled_ruleset_paths().items():
+        resolved, findings = resolve_file_named(path, str(path), clauses=True)
+        assert findings == [], "\n".join(map(str, findings))
+        states = followed(resolved)
+        assert all(states[c] for c in resolved["clauses"]), ruleset_id
+
+
+def test_a_declared_clause_the_options_switch_off_is_a_problem_at_the_option(
+    tmp_path: Path,
+) -> None:
+    text = "id: x\nextends: bhabho\ntake_hand: {when: never}\nnext_leader: {if_out: next_in_turn}\n"
+    off, also_off, undeclared = clause_findings(tmp_path, text)
+    assert (off.line, off.column, off.path, off.code) == (
+        3,
+        19,
+        "take_hand.when",
+        Code.CLAUSE_SWITCHED_OFF,
+    )
+    should = (
+        "[C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, P3, B1, B2, B3, "
+        "B4, B5, B6, B7]"
+    )
+    assert off.message == (
+        "clause B9 is declared, but the options switch it off: it needs take_hand.when: "
+        "before_any_trick and take_hand.from: left, and take_hand.when is never; for these "
+        f"options write clauses: {should}"
+    )
+    assert not off.warning
+    assert (also_off.path, also_off.code) == ("next_leader.if_out", Code.CLAUSE_SWITCHED_OFF)
+    assert also_off.message.startswith("clause B8 is declared, but the options switch it off")
+    assert (undeclared.path, undeclared.code) == ("next_leader.if_out", Code.CLAUSE_NOT_DECLARED)
+    assert undeclared.warning
+    assert undeclared.message == (
+        "clause P3 is not declared, but the options follow it (next_leader.if_out: "
+        f"next_in_turn); for these options write clauses: {should}"
+    )
+    assert str(undeclared).endswith(f":4:23: warning: next_leader.if_out: {undeclared.message}")
+    # Written as suggested, the list agrees; loading never looked at it.
+    fixed = text + f"clauses: {should}\n"
+    assert clause_findings(tmp_path, fixed) == []
+    assert load_ruleset(write(tmp_path, "y.yaml", text.replace("id: x", "id: y"))).id == "y"
+
+
+def test_a_clause_the_file_itself_declares_is_reported_at_its_entry(tmp_path: Path) -> None:
+    text = "id: x\nextends: pickup\nclauses: [C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, "
+    text += "C13, C14, C15, C16, P1, P2, P3, V2]\n"
+    (problem,) = clause_findings(tmp_path, text)
+    assert (problem.line, problem.path, problem.code) == (3, "clauses.19", Code.CLAUSE_SWITCHED_OFF)
+    assert "it needs players.teams: partners_opposite, and players.teams is none" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("override", "clause"),
+    [
+        ("deck: {ranks: [J, Q, K, A]}\n", "C1"),
+        ("players: {min: 2}\n", "C2"),
+        ("first_lead: {card: KS}\n", "C6"),
+        ("next_leader: {after_complete_trick: lowest}\n", "C8"),
+        ("off_suit: {play: discard}\n", "P1 P2"),  # P2: the picker leads
+        ("next_leader: {after_pickup: highest}\n", "P2"),
+        ("next_leader: {if_out: draws_from_waste}\n", "P3"),
+    ],
+)
+def test_each_option_that_leaves_a_pickup_clause_switches_it_off(
+    tmp_path: Path, override: str, clause: str
+) -> None:
+    findings = clause_findings(tmp_path, "id: x\nextends: pickup\n" + override)
+    off = [p.message.split()[1] for p in findings if p.code is Code.CLAUSE_SWITCHED_OFF]
+    assert off == clause.split()
+
+
+def test_clauses_are_checked_only_on_values_that_passed_the_schema(tmp_path: Path) -> None:
+    """A misspelt key leaves its inherited value in place: that is not what was written."""
+    findings = clause_findings(tmp_path, "id: x\nextends: bhabho\ntake_hand: {wehn: never}\n")
+    assert [p.code for p in findings] == [Code.UNKNOWN_KEY]
+    findings = clause_findings(tmp_path, "id: x\nextends: bhabho\nclauses: [C1, C1]\n")
+    assert [p.code for p in findings] == [Code.DUPLICATE_ITEM]
+    findings = clause_findings(tmp_path, "id: x\nextends: bhabho\ntake_hand: {when: nevr}\n")
+    assert [p.code for p in findings] == [Code.NOT_ALLOWED]
+
+
+def test_a_restated_clause_is_enough(tmp_path: Path) -> None:
+    """X3 is "the same as B1"; B3 states C8's rule for the tochoo game."""
+    bhabho = load_ruleset("bhabho")
+    assert "C8" not in bhabho.clauses and "X3" not in bhabho.clauses
+    text = "id: x\nextends: bhabho\nclauses: [" + ", ".join(bhabho.clauses) + "]\n"
+    assert clause_findings(tmp_path, text.replace("B1,", "X3,")) == []
+    (warning,) = clause_findings(tmp_path, text.replace(" B3,", ""))
+    assert (warning.code, warning.message.split()[1]) == (Code.CLAUSE_NOT_DECLARED, "B3")

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 
 from referee.ruleset import model as m
+from referee.ruleset.yamlsafe import dotted
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "rules" / "schema" / "ruleset.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
@@ -107,3 +109,131 @@ def test_reference_page_is_up_to_date() -> None:
         "docs/ruleset-reference.md is stale: run `bhabhi rules reference > "
         "docs/ruleset-reference.md`"
     )
+
+
+# --- the schema of a file as written (house variants, in an editor) -----------------------------
+
+VARIANT_PATH = SCHEMA_PATH.parent / "ruleset-variant.schema.json"
+MODELINE = re.compile(r"# yaml-language-server: \$schema=(\S+)\n")
+
+
+def _variant() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(VARIANT_PATH.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _strict(schema: dict[str, Any]) -> Validator:
+    """A validator of ``schema`` that counts only ints as integers, as the loader's does."""
+    from referee.ruleset.schema import validator
+
+    return type(validator())(schema)
+
+
+def test_variant_schema_file_is_derived_from_the_full_schema() -> None:
+    from referee.ruleset.variant import variant_schema_text
+
+    assert VARIANT_PATH.read_text(encoding="utf-8") == variant_schema_text(), (
+        "rules/schema/ruleset-variant.schema.json is stale: run `python -m "
+        "referee.ruleset.variant > rules/schema/ruleset-variant.schema.json`"
+    )
+
+
+def test_variant_schema_has_every_key_type_enum_and_description_of_the_full_one() -> None:
+    variant = _variant()
+    Draft202012Validator.check_schema(variant)
+    assert variant["$id"] != SCHEMA["$id"]
+    assert variant["required"] == ["id", "extends"]
+
+    def without_required(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: without_required(v) for k, v in node.items() if k != "required"}
+        return node
+
+    assert [p for p, _ in _walk(variant)] == [p for p, _ in _walk(SCHEMA)]
+    for (path, sub), (_, full) in zip(_walk(variant), _walk(SCHEMA), strict=True):
+        assert sub == without_required(full), path
+    assert variant["$defs"] == without_required(SCHEMA["$defs"])
+
+
+def test_variant_schema_checks_a_house_variant_as_written() -> None:
+    check = _strict(_variant())
+    two_options: dict[str, Any] = {"id": "family-thulla", "extends": "bhabho", "trump": "none"}
+    assert list(check.iter_errors({**two_options, "title": {"en": "Ours"}})) == []
+    assert list(_strict(SCHEMA).iter_errors(two_options))  # the full schema refuses it
+
+    def messages(instance: dict[str, Any]) -> list[str]:
+        return sorted(e.message for e in check.iter_errors(instance))
+
+    assert messages({"id": "x"}) == ["'extends' is a required property"]
+    assert messages({**two_options, "take_hand": {"wehn": "never"}}) == [
+        "Additional properties are not allowed ('wehn' was unexpected)"
+    ]
+    assert messages({**two_options, "direction": "sideways"}) == [
+        "'sideways' is not one of ['clockwise', 'counterclockwise']"
+    ]
+    assert messages({**two_options, "end": {"max_tricks": 10.0}}) == [
+        "10.0 is not of type 'integer'"
+    ]
+
+
+def _editor_schema(path: Path) -> Path:
+    """The schema the file's first line points an editor at, resolved from the file."""
+    text = path.read_text(encoding="utf-8")
+    first = MODELINE.match(text)
+    assert first is not None, f"{path}: the first line is not a yaml-language-server line"
+    return (path.parent / first.group(1)).resolve()
+
+
+def test_every_bundled_file_names_the_schema_that_checks_it_as_written() -> None:
+    import yaml
+
+    from referee.ruleset.loader import bundled_ruleset_paths
+
+    for path in bundled_ruleset_paths().values():
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        expected = VARIANT_PATH if "extends" in data else SCHEMA_PATH
+        assert _editor_schema(path) == expected.resolve(), path
+        schema = _variant() if "extends" in data else SCHEMA
+        assert list(_strict(schema).iter_errors(data)) == [], path
+
+
+def test_the_readme_house_variant_names_the_variant_schema_and_passes_it() -> None:
+    import yaml
+
+    readme = (SCHEMA_PATH.parents[2] / "README.md").read_text(encoding="utf-8")
+    example_block = r"```yaml\n(# yaml-language-server: [^\n]*\n# my-house.yaml\n.*?)```"
+    match = re.search(example_block, readme, re.S)
+    assert match is not None, "README: the house-variant example"
+    example = SCHEMA_PATH.parents[2] / "my-house.yaml"  # where the README's commands run
+    line = MODELINE.match(match.group(1))
+    assert line is not None and (example.parent / line.group(1)).resolve() == VARIANT_PATH.resolve()
+    assert list(_strict(_variant()).iter_errors(yaml.safe_load(match.group(1)))) == []
+
+
+# --- which options follow which clause ------------------------------------------------------------
+
+
+def _catalogue_ids() -> set[str]:
+    families = {"C": 16, "P": 3, "D": 2, "V": 5, "B": 9, "X": 5}
+    return {f"{letter}{n}" for letter, count in families.items() for n in range(1, count + 1)}
+
+
+def test_every_catalogue_clause_is_known_to_follow_from_options_or_always() -> None:
+    from referee.ruleset.clauses import ALWAYS, CONDITIONS, SAME_AS
+
+    assert all(CATALOGUE_IDS.match(c) for c in _catalogue_ids())
+    assert set(CONDITIONS) | ALWAYS == _catalogue_ids()
+    assert set(CONDITIONS) & ALWAYS == set()
+    assert {c for same in SAME_AS.values() for c in same} | set(SAME_AS) <= _catalogue_ids()
+    props = dict(_walk(SCHEMA))
+    for clause, conditions in CONDITIONS.items():
+        for condition in conditions:
+            for path in condition.paths:
+                assert dotted(path) in props, (clause, path)
+    # An option that names a clause in x-clauses is one its conditions read (B5, the clean
+    # trick of the tochoo game, is named by no option).
+    named = {c for _, sub in props.items() for c in sub.get("x-clauses", [])}
+    assert named - ALWAYS <= set(CONDITIONS)
+    for clause in set(CONDITIONS) - {"B5"}:
+        read = {dotted(p) for c in CONDITIONS[clause] for p in c.paths}
+        assert any(clause in props[p].get("x-clauses", []) for p in read), clause

@@ -112,7 +112,9 @@ def test_validate_ruleset_reports_problems_as_the_cli_does(
             )
             assert not answer.valid and not answer.HasField("ruleset")
             lines = [
-                f"{p.file}:{p.line}:{p.column}: {p.path}: {p.message}" for p in answer.problems
+                f"{p.file}:{p.line}:{p.column}: {'warning: ' if p.warning else ''}{p.path}:"
+                f" {p.message}"
+                for p in answer.problems
             ]
             if [p.code for p in answer.problems] == ["missing_base"]:
                 # The CLI also looked for a sibling file, which an upload does not have:

@@ -26,6 +26,7 @@ from referee.ruleset.loader import (
 )
 from referee.ruleset.model import ruleset_hash
 from referee.ruleset.schema import SCHEMA_PATH, ordered_like_schema
+from referee.ruleset.variant import VARIANT_SCHEMA_PATH
 from referee.ruleset.yamlsafe import load_file
 
 if TYPE_CHECKING:
@@ -45,7 +46,9 @@ def register(subparsers: Subparsers) -> None:
         "validate",
         help="check ruleset files; print every problem as FILE:LINE:COL: key.path: message",
         description="Check ruleset files against the schema and the rules the schema cannot "
-        "express, with `extends` resolved. A bundled id may stand for its file.",
+        "express, with `extends` resolved, and their `clauses` against their options: a "
+        "declared clause the options switch off is a problem, one they follow but the list "
+        "leaves out a warning. A bundled id may stand for its file.",
     )
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.set_defaults(func=_validate)
@@ -85,8 +88,30 @@ def register(subparsers: Subparsers) -> None:
     )
     clauses.set_defaults(func=_clauses)
 
-    schema = commands.add_parser("schema", help="print the path of the ruleset JSON Schema")
-    schema.set_defaults(func=_schema)
+    schema = commands.add_parser(
+        "schema",
+        help="print the path of the ruleset JSON Schema (or, with --print, the schema)",
+        description="Print where the installed ruleset JSON Schema is. --resolved (the "
+        "default): the schema of a resolved ruleset, which `rules validate` checks. "
+        "--variant: the schema of a file as written, in which only `id` and `extends` are "
+        "required, for an editor: put `# yaml-language-server: $schema=PATH` (PATH "
+        "relative to the file, or absolute) on the file's first line.",
+    )
+    which = schema.add_mutually_exclusive_group()
+    which.add_argument(
+        "--resolved",
+        dest="variant",
+        action="store_false",
+        help="the schema of a resolved ruleset (the default)",
+    )
+    which.add_argument(
+        "--variant",
+        dest="variant",
+        action="store_true",
+        help="the schema of a house-variant file as written (only id and extends required)",
+    )
+    schema.add_argument("--print", action="store_true", help="print the schema, not its path")
+    schema.set_defaults(func=_schema, variant=False)
 
     reference = commands.add_parser(
         "reference", help="print the format's reference (Markdown), generated from the schema"
@@ -154,17 +179,18 @@ def _validate(args: argparse.Namespace) -> int:
         path = Path(ref)
         if not path.exists() and ref in bundled:
             path = bundled[ref]
-        resolved, problems = resolve_file_named(path, ref)
+        resolved, found = resolve_file_named(path, ref, clauses=True)
+        for problem in found:
+            line = str(problem)
+            if line not in printed:
+                printed.add(line)
+                print(line)
+        problems = [p for p in found if not p.warning]
         if not problems:
             print(f"{ref}: ok (id {resolved['id']}, hash {ruleset_hash(resolved)})")
             continue
         invalid += 1
         problem_count += len(problems)
-        for problem in problems:
-            line = str(problem)
-            if line not in printed:
-                printed.add(line)
-                print(line)
     if invalid:
         print(
             f"bhabhi rules validate: {_plural(problem_count, 'problem')} in "
@@ -254,7 +280,11 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    print(SCHEMA_PATH)
+    path = VARIANT_SCHEMA_PATH if args.variant else SCHEMA_PATH
+    if args.print:
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+    else:
+        print(path)
     return 0
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import bundled
+from referee.ruleset.clauses import clause_problems
 from referee.ruleset.limits import LIMITS
 from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Code, Problem, RulesetError, sort_problems
@@ -79,7 +80,11 @@ def resolve_file(path: str | Path) -> tuple[dict[str, Any], list[Problem]]:
 
 
 def resolve_text(
-    text: str, name: str = "<text>", registered: Mapping[str, str] | None = None
+    text: str,
+    name: str = "<text>",
+    registered: Mapping[str, str] | None = None,
+    *,
+    clauses: bool = False,
 ) -> tuple[dict[str, Any], list[Problem]]:
     """As :func:`resolve_file` for a ruleset received as text.  Uploaded text has no
     directory of its own: ``extends`` finds the bundled ids, and the ids in ``registered``
@@ -88,9 +93,10 @@ def resolve_text(
     Text in, plain data out (a dict of YAML values and :class:`Problem` dataclasses, all of
     which pickle), reading nothing but the bundled rulesets: a server can run it in a worker
     process (``executor.submit(resolve_text, text, name, registered)``) to keep it off its
-    event loop.  The limits of :mod:`referee.ruleset.limits` bound its cost.
+    event loop.  The limits of :mod:`referee.ruleset.limits` bound its cost.  ``clauses``:
+    as for :func:`resolve_file_named`.
     """
-    return _check(_Source(name, None, text), registered or {})
+    return _check(_Source(name, None, text), registered or {}, clauses=clauses)
 
 
 def load_ruleset(ref: str | Path) -> Ruleset:
@@ -128,10 +134,16 @@ def find_ruleset(ref: str | Path) -> tuple[Path, str]:
     raise RulesetError([Problem(ref, 1, 1, "", message, Code.UNKNOWN_RULESET)])
 
 
-def resolve_file_named(path: Path, name: str) -> tuple[dict[str, Any], list[Problem]]:
+def resolve_file_named(
+    path: Path, name: str, *, clauses: bool = False
+) -> tuple[dict[str, Any], list[Problem]]:
     """As :func:`resolve_file`, reporting the file under ``name`` (for example a bundled id's
-    path relative to the working directory)."""
-    return _check(_Source(name, path))
+    path relative to the working directory).
+
+    ``clauses``: also check the ``clauses`` list against the options
+    (:mod:`referee.ruleset.clauses`), as ``bhabhi rules validate`` does; some of those
+    findings are warnings (``Problem.warning``), which do not make the ruleset invalid."""
+    return _check(_Source(name, path), clauses=clauses)
 
 
 def display_name(path: Path) -> str:
@@ -182,7 +194,7 @@ _Origins = dict[KeyPath, _Origin]
 
 
 def _check(
-    source: _Source, registered: Mapping[str, str] | None = None
+    source: _Source, registered: Mapping[str, str] | None = None, *, clauses: bool = False
 ) -> tuple[dict[str, Any], list[Problem]]:
     resolver = _Resolver(bundled_ruleset_paths(), registered or {})
     chain: tuple[Path | str, ...] = (_real(source.path),) if source.path is not None else ()
@@ -191,10 +203,14 @@ def _check(
         return {}, sort_problems(resolver.problems, resolver.files)
     resolved, origins = result
     locate = _locator(origins)
-    problems = [*resolver.problems, *schema_problems(resolved, locate)]
+    found, invalid = schema_problems(resolved, locate)
+    problems = [*resolver.problems, *found]
     problems.extend(_id_mismatch(source, resolved, locate, resolver.bundled))
-    if not problems:
-        problems = semantic_problems(resolved, locate, source.name)
+    # With the schema's problems, so that a reader sees every problem at once: each check
+    # across keys runs when the values it reads passed the schema.
+    problems.extend(semantic_problems(resolved, locate, source.name, invalid))
+    if clauses:
+        problems.extend(clause_problems(resolved, locate, source.name, invalid))
     return resolved, sort_problems(problems, resolver.files)
 
 

@@ -49,6 +49,13 @@ class Code(StrEnum):
     ID_MISMATCH = "id_mismatch"
     SEMANTIC = "semantic"
     UNKNOWN_RULESET = "unknown_ruleset"
+    # The clauses list against the options (bhabhi rules validate only).
+    CLAUSE_SWITCHED_OFF = "clause_switched_off"
+    CLAUSE_NOT_DECLARED = "clause_not_declared"
+
+
+WARNINGS = frozenset({Code.CLAUSE_NOT_DECLARED})
+"""Codes of findings that are worth a look but do not make a ruleset invalid."""
 
 
 # Lower sorts first: a broken file or broken YAML makes every later problem noise, and a wrong
@@ -76,6 +83,7 @@ _RANK: dict[Code, int] = {
 }
 _SCHEMA_RANK = 3
 _SEMANTIC_RANK = 4
+_WARNING_RANK = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +99,21 @@ class Problem:
     code: Code
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.path or '(root)'}: {self.message}"
+        where = f"{self.file}:{self.line}:{self.column}: "
+        severity = "warning: " if self.warning else ""
+        return f"{where}{severity}{self.path or '(root)'}: {self.message}"
+
+    @property
+    def warning(self) -> bool:
+        """True for a finding that does not make the ruleset invalid."""
+        return self.code in WARNINGS
 
     @property
     def rank(self) -> int:
         """How early a reader should see this problem (lower first)."""
-        if self.code is Code.SEMANTIC:
+        if self.warning:
+            return _WARNING_RANK
+        if self.code in (Code.SEMANTIC, Code.CLAUSE_SWITCHED_OFF):
             return _SEMANTIC_RANK
         return _RANK.get(self.code, _SCHEMA_RANK)
 
@@ -104,9 +121,10 @@ class Problem:
 def sort_problems(problems: Iterable[Problem], file_order: Iterable[str] = ()) -> list[Problem]:
     """Drop exact repeats and put the most useful problem first.
 
-    Structural problems come before schema problems, which come before semantic ones; within a
-    rank, problems follow the files in ``file_order`` (the file being checked first, then its
-    bases) and then the text, so the list reads top to bottom like the file.
+    Structural problems come before schema problems, which come before semantic ones, and
+    warnings come last; within a rank, problems follow the files in ``file_order`` (the file
+    being checked first, then its bases) and then the text, so the list reads top to bottom
+    like the file.
     """
     order = {name: i for i, name in enumerate(dict.fromkeys(file_order))}
     unique = list(dict.fromkeys(problems))

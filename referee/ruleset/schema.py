@@ -65,8 +65,13 @@ def validator() -> Validator:
     return validator
 
 
-def schema_problems(instance: Mapping[str, Any], locate: Locate) -> list[Problem]:
-    """Every schema violation of a resolved ruleset, as located, human problems (unsorted)."""
+def schema_problems(
+    instance: Mapping[str, Any], locate: Locate
+) -> tuple[list[Problem], frozenset[KeyPath]]:
+    """Every schema violation of a resolved ruleset, as located, human problems (unsorted),
+    and the key paths the violations were found at, with the key a misspelt one was meant to
+    be (its value is not the one the author wrote): a value at or above none of them passed
+    the schema, so the checks across several keys may read it."""
     errors = list(validator().iter_errors(instance))
     # A misspelt key also leaves the key it was meant to be missing; "did you mean" says both.
     meant: set[tuple[KeyPath, str]] = set()
@@ -86,7 +91,8 @@ def schema_problems(instance: Mapping[str, Any], locate: Locate) -> list[Problem
                 continue
             seen_required.add(path)
         problems.extend(_problems_of(error, path, locate, meant))
-    return _drop_echoes(problems)
+    invalid = {tuple(e.absolute_path) for e in errors} | {(*path, key) for path, key in meant}
+    return _drop_echoes(problems), frozenset(invalid)
 
 
 def _problems_of(
@@ -178,8 +184,34 @@ def describe(value: object) -> str:
     return type(value).__name__  # pragma: no cover - YAML gives nothing else
 
 
+_SYNONYMS = {
+    "anticlockwise": "counterclockwise",
+    "counterclockwise": "counterclockwise",
+    "ccw": "counterclockwise",
+    "clockwise": "clockwise",
+    "cw": "clockwise",
+}
+"""Other words for a value, keyed by their letters alone (``_letters``), so that
+``anti-clockwise``, ``Counter_Clockwise`` and ``counter clockwise`` are found too: spelling
+alone would take ``anticlockwise`` for ``clockwise``, the opposite of what it means."""
+
+_LEFT_OR_RIGHT = frozenset({"left", "right", "toleft", "toright", "totheleft", "totheright"})
+"""Words that name a side, not a way round: play that passes to each player's left goes
+clockwise, but a turn to the left is counterclockwise, so neither is suggested."""
+
+
+def _letters(word: str) -> str:
+    return "".join(c for c in word.lower() if c.isalnum())
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    """The choice ``word`` most likely stands for: a synonym's value, else the closest
+    spelling, else None."""
+    choices = list(choices)
+    meant = _SYNONYMS.get(_letters(word))
+    if meant in choices:
+        return meant
+    matches = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return matches[0] if matches else None
 
 
@@ -195,6 +227,13 @@ def _not_allowed(instance: object, allowed: list[str]) -> str:
     listed = ", ".join(allowed)
     if isinstance(instance, str):
         message = f"{_short(instance)!r} is not allowed; allowed values: {listed}"
+        ways = {"clockwise", "counterclockwise"}
+        if _letters(instance) in _LEFT_OR_RIGHT and ways <= set(allowed):
+            return message + (
+                f"; {_short(instance)!r} could mean either way round: play that passes to "
+                "each player's left neighbour is 'clockwise' (seats are numbered clockwise, "
+                "seat 1 sits to the left of seat 0), to the right neighbour 'counterclockwise'"
+            )
         guess = did_you_mean(instance, allowed)
         return message + (f"; did you mean {guess!r}?" if guess else "")
     if isinstance(instance, int | float) and not isinstance(instance, bool):

@@ -1,15 +1,17 @@
 """Checks that relate several options, which JSON Schema cannot express.
 
-They run only on a ruleset that passed the schema, so every key exists with the right type.
-A conflict involves several keys, often from different files (a house rule shrinks
-``deck.ranks`` of a base that sets ``first_lead.card``); each problem points at the first of
-its keys that the checked file itself wrote, since that is where the person will change
-something, and otherwise at the main key wherever it was written.
+They run together with the schema, so that a file's problems are all reported at once: each
+check runs when every value it reads passed the schema (it is there, and no schema error was
+found at it or below it), and is left out otherwise, since its verdict would rest on a value
+the schema already refused.  A conflict involves several keys, often from different files
+(a house rule shrinks ``deck.ranks`` of a base that sets ``first_lead.card``); each problem
+points at the first of its keys that the checked file itself wrote, since that is where the
+person will change something, and otherwise at the main key wherever it was written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from referee.cards import RANKS, CardSyntaxError, pack_of, parse_card, rank_of
@@ -17,70 +19,89 @@ from referee.ruleset.problems import Code, Problem
 from referee.ruleset.schema import Locate
 from referee.ruleset.yamlsafe import KeyPath, dotted
 
+Report = Callable[[tuple[KeyPath, ...], str], None]
+"""``report(keys, message)``: a problem across ``keys``, located at the first the file wrote."""
+
+
+class Values:
+    """The values of a resolved ruleset that passed the schema."""
+
+    def __init__(self, ruleset: Mapping[str, Any], invalid: Collection[KeyPath] = ()) -> None:
+        self.ruleset = ruleset
+        self.invalid = frozenset(invalid)
+
+    def get(self, *paths: KeyPath) -> list[Any] | None:
+        """The values at ``paths``, or None when any of them is missing or failed the schema."""
+        found = []
+        for path in paths:
+            if any(bad[: len(path)] == path for bad in self.invalid):
+                return None
+            value: Any = self.ruleset
+            for key in path:
+                if not isinstance(value, Mapping) or key not in value:
+                    return None
+                value = value[key]
+            found.append(value)
+        return found
+
 
 def semantic_problems(
-    ruleset: Mapping[str, Any], locate: Locate, own_file: str | None = None
+    ruleset: Mapping[str, Any],
+    locate: Locate,
+    own_file: str | None = None,
+    invalid: Collection[KeyPath] = (),
 ) -> list[Problem]:
-    """Problems of a schema-valid resolved ruleset that only show across several keys.
+    """Problems of a resolved ruleset that only show across several keys.
 
-    ``own_file`` is the name of the file being checked (not a base it extends).
+    ``own_file`` is the name of the file being checked (not a base it extends); ``invalid``
+    the key paths at which the schema found errors (none: the ruleset passed it).
     """
     problems: list[Problem] = []
+    values = Values(ruleset, invalid)
 
     def report(keys: tuple[KeyPath, ...], message: str) -> None:
         places = [(path, *locate(path, False)) for path in keys]
         path, file, mark = next((p for p in places if p[1] == own_file), places[0])
         problems.append(Problem(file, mark.line, mark.column, dotted(path), message, Code.SEMANTIC))
 
-    deck, players, deal = ruleset["deck"], ruleset["players"], ruleset["deal"]
-    low, high = players["min"], players["max"]
-    ranks, packs = deck["ranks"], deck["packs"]
+    low_high = values.get(("players", "min"), ("players", "max"))
+    if low_high is not None:
+        low, high = low_high
+        if low > high:
+            report(
+                (("players", "min"), ("players", "max")),
+                f"players.min ({low}) is greater than players.max ({high})",
+            )
 
-    if low > high:
-        report(
-            (("players", "min"), ("players", "max")),
-            f"players.min ({low}) is greater than players.max ({high})",
-        )
-
-    if players["teams"] == "partners_opposite":
-        for key, count in (("min", low), ("max", high)):
-            if count % 2:
+    teams = values.get(("players", "teams"))
+    if teams is not None and teams[0] == "partners_opposite":
+        for key in ("min", "max"):
+            count = values.get(("players", key))
+            if count is not None and count[0] % 2:
                 report(
                     (("players", key), ("players", "teams")),
                     f"a team variant needs an even number of players, but players.{key} is "
-                    f"{count} (teams: partners_opposite seats partners opposite each other)",
+                    f"{count[0]} (teams: partners_opposite seats partners opposite each other)",
                 )
 
-    size = 4 * len(ranks) * packs
-    if size < high:
-        report(
-            (("players", "max"), ("deck", "ranks"), ("deck", "packs")),
-            f"the deck has {size} cards ({_plural(len(ranks), 'rank')} x 4 suits x "
-            f"{_plural(packs, 'pack')}), too few for {high} players: "
-            "every player must be dealt at least one card",
-        )
-
-    card_text = ruleset["first_lead"]["card"]
-    try:
-        card = parse_card(card_text)
-    except CardSyntaxError as exc:  # pragma: no cover - the schema's pattern refuses it first
-        report((("first_lead", "card"),), str(exc))
-    else:
-        rank = RANKS[rank_of(card)]
-        if rank not in ranks:
+    deck = values.get(("players", "max"), ("deck", "ranks"), ("deck", "packs"))
+    if deck is not None:
+        high, ranks, packs = deck
+        size = 4 * len(ranks) * packs
+        if size < high:
             report(
-                (("first_lead", "card"), ("deck", "ranks")),
-                f"first lead card {card_text!r} is not in the deck: rank {rank} is not in "
-                f"deck.ranks ({', '.join(ranks)})",
-            )
-        elif pack_of(card) >= packs:
-            report(
-                (("first_lead", "card"), ("deck", "packs")),
-                f"first lead card {card_text!r} is not in the deck: it names pack "
-                f"{pack_of(card) + 1}, but deck.packs is {packs}",
+                (("players", "max"), ("deck", "ranks"), ("deck", "packs")),
+                f"the deck has {size} cards ({_plural(len(ranks), 'rank')} x 4 suits x "
+                f"{_plural(packs, 'pack')}), too few for {high} players: "
+                "every player must be dealt at least one card",
             )
 
-    if ruleset["trump"] != "none" and ruleset["off_suit"]["play"] == "pickup":
+    lead = values.get(("first_lead", "card"))
+    if lead is not None:
+        _check_lead_card(lead[0], values, report)
+
+    trump = values.get(("trump",), ("off_suit", "play"))
+    if trump is not None and trump[0] != "none" and trump[1] == "pickup":
         report(
             (("trump",), ("off_suit", "play")),
             "trump (X5) is fixed by the first card played by a player who cannot follow, "
@@ -88,14 +109,40 @@ def semantic_problems(
             "discard or tochoo, or trump: none",
         )
 
-    dealer = deal["first_dealer"]
-    if dealer >= high:
+    dealer = values.get(("deal", "first_dealer"), ("players", "max"))
+    if dealer is not None and dealer[0] >= dealer[1]:
+        first, high = dealer
         report(
             (("deal", "first_dealer"), ("players", "max")),
-            f"deal.first_dealer is seat {dealer}, but with at most {high} players the seats "
+            f"deal.first_dealer is seat {first}, but with at most {high} players the seats "
             f"are 0 to {high - 1}",
         )
     return problems
+
+
+def _check_lead_card(card_text: str, values: Values, report: Report) -> None:
+    """The first lead card must be in the deck: its rank in ``deck.ranks``, its pack within
+    ``deck.packs``."""
+    try:
+        card = parse_card(card_text)
+    except CardSyntaxError as exc:  # pragma: no cover - the schema's pattern refuses it first
+        report((("first_lead", "card"),), str(exc))
+        return
+    rank = RANKS[rank_of(card)]
+    ranks = values.get(("deck", "ranks"))
+    packs = values.get(("deck", "packs"))
+    if ranks is not None and rank not in ranks[0]:
+        report(
+            (("first_lead", "card"), ("deck", "ranks")),
+            f"first lead card {card_text!r} is not in the deck: rank {rank} is not in "
+            f"deck.ranks ({', '.join(ranks[0])})",
+        )
+    elif packs is not None and pack_of(card) >= packs[0]:
+        report(
+            (("first_lead", "card"), ("deck", "packs")),
+            f"first lead card {card_text!r} is not in the deck: it names pack "
+            f"{pack_of(card) + 1}, but deck.packs is {packs[0]}",
+        )
 
 
 def _plural(count: int, noun: str) -> str:

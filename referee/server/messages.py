@@ -363,4 +363,5 @@ def problem_message(problem: Any) -> pb.RulesetProblem:
         path=problem.path or "(root)",
         message=problem.message,
         code=str(problem.code),
+        warning=problem.warning,
     )

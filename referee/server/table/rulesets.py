@@ -63,7 +63,8 @@ class Rulesets:
     def check_new(self, rules: Ruleset | None, problems: list[Problem]) -> Ruleset:
         """Refuse a validated upload that cannot be registered (problems, or a taken id)."""
         if rules is None:
-            raise Refusal(Reason.INVALID_RULESET, detail="; ".join(str(p) for p in problems[:5]))
+            errors = [p for p in problems if not p.warning]
+            raise Refusal(Reason.INVALID_RULESET, detail="; ".join(str(p) for p in errors[:5]))
         if self.hosts(rules.id):
             raise Refusal(Reason.RULESET_EXISTS, ruleset_id=rules.id)
         return rules

@@ -71,20 +71,23 @@ def _yield_to_the_referee() -> None:
 def check_in_worker(
     text: str, name: str, registered: dict[str, str], cpu_seconds: float
 ) -> tuple[dict[str, Any] | None, list[Problem], bool]:
-    """(resolved mapping or None, problems, over budget): run in a worker process."""
+    """(resolved mapping, or None if there is a problem other than a warning; every problem
+    and warning, as ``bhabhi rules validate`` reports them; over budget): run in a worker
+    process."""
     global _checking
     signal.signal(signal.SIGPROF, _over_budget)
     _checking = True
     signal.setitimer(signal.ITIMER_PROF, cpu_seconds)  # CPU time, not wall time
     try:
         try:
-            resolved, problems = resolve_text(text, name, registered)
+            resolved, problems = resolve_text(text, name, registered, clauses=True)
         finally:
             _checking = False  # a signal from here on raises nothing
             signal.setitimer(signal.ITIMER_PROF, 0)
     except _OverBudget:
         return None, [], True
-    return (None if problems else dict(resolved)), list(problems), False
+    valid = not any(not problem.warning for problem in problems)  # warnings do not count
+    return (dict(resolved) if valid else None), list(problems), False
 
 
 class RulesetChecker:
@@ -152,7 +155,7 @@ class RulesetChecker:
             raise Refusal(Reason.RULESET_TOO_COSTLY, limit=f"{budget:g}")
         if resolved is None:
             return None, problems
-        return Ruleset.from_mapping(resolved), []
+        return Ruleset.from_mapping(resolved), problems  # warnings only, if any
 
     def close(self) -> None:
         if self._pool is not None:

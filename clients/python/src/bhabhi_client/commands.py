@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import sys
 from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bhabhi_client import __version__
@@ -24,12 +25,17 @@ from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
 from bhabhi_client.client import Client, SeatHandle, StreamItem
 from bhabhi_client.errors import RefereeError
 from bhabhi_client.game import BOT_NAMES, GameOptions, play_game
+from bhabhi_client.house import RulesetFileError, host_ruleset_file, names_a_file
 from bhabhi_client.transcript import Narrator, Style, printable
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 LANGUAGES = ("en", "de", "pl")
+RULES_HELP = (
+    "a ruleset id, or a ruleset file (a house variant extending a ruleset the referee "
+    "hosts, or a file beside it), which the referee is given first (default bhabho)"
+)
 
 
 class NoRefereeError(Exception):
@@ -65,7 +71,7 @@ def register(subparsers: Subparsers) -> None:
         "each hand.",
     )
     play.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
-    play.add_argument("--rules", default="bhabho", metavar="ID", help="ruleset (default bhabho)")
+    play.add_argument("--rules", default="bhabho", metavar="ID|FILE", help=RULES_HELP)
     play.add_argument("--players", type=int, default=4, metavar="N", help="seats (default 4)")
     play.add_argument("--hands", type=int, default=0, metavar="K", help="hands (0: the ruleset's)")
     play.add_argument("--table", default=None, metavar="ID", help="join this table instead")
@@ -115,7 +121,7 @@ def register(subparsers: Subparsers) -> None:
         "this process.",
     )
     demo.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
-    demo.add_argument("--rules", default="bhabho", metavar="ID", help="ruleset (default bhabho)")
+    demo.add_argument("--rules", default="bhabho", metavar="ID|FILE", help=RULES_HELP)
     demo.add_argument("--players", type=int, default=4, metavar="N", help="seats (default 4)")
     demo.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
     demo.add_argument(
@@ -173,6 +179,11 @@ def _run(coroutine: Any) -> int:
         print(f"bhabhi: {printable(str(error))}", file=sys.stderr)
         return 1
     except NoRefereeError as error:
+        print(f"bhabhi: {error}", file=sys.stderr)
+        return 1
+    except RulesetFileError as error:
+        for line in error.lines:
+            print(line, file=sys.stderr)
         print(f"bhabhi: {error}", file=sys.stderr)
         return 1
     return result
@@ -241,7 +252,8 @@ async def _referee(target: str | None) -> AsyncIterator[str]:
             "no --target given and the referee is not installed here: start one with "
             "`bhabhi serve` and pass --target HOST:PORT"
         ) from error
-    server, port = await create_server("127.0.0.1:0", store=MemoryStore())
+    # It serves this program alone, so it may take the house variant of --rules FILE.
+    server, port = await create_server("127.0.0.1:0", store=MemoryStore(), allow_register=True)
     try:
         yield f"127.0.0.1:{port}"
     finally:
@@ -273,9 +285,10 @@ async def _play_main(args: argparse.Namespace) -> int:
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.auto else 0.5)
     options = GameOptions(language=args.language, auto=args.auto)
     async with _referee(args.target) as target, Client(target, language=args.language) as client:
+        rules_id = args.rules if args.table else await _ruleset_id(client, args.rules, args.target)
         return await play_game(
             client,
-            rules_id=args.rules,
+            rules_id=rules_id,
             players=args.players,
             table_id=args.table,
             name=args.name,
@@ -289,6 +302,18 @@ async def _play_main(args: argparse.Namespace) -> int:
             token=args.token,
             bot_tokens=args.bot_token,
         )
+
+
+async def _ruleset_id(client: Client, rules: str, target: str | None) -> str:
+    """The id of the ruleset ``--rules`` names, a file's ruleset given to the referee first
+    (on a referee elsewhere, saying so: it keeps what it is given)."""
+    if not names_a_file(rules):
+        return rules
+    hosted = await host_ruleset_file(client, Path(rules))
+    if target and hosted.registered:
+        given = ", ".join(hosted.registered)
+        print(f"Registered ruleset {printable(given)} at the referee {printable(target)}.")
+    return hosted.ruleset_id
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -310,7 +335,8 @@ async def _demo_main(args: argparse.Namespace) -> int:
         return 2
     style = Style.for_stream(sys.stdout)
     async with _referee(args.target) as target, Client(target, timeout=30) as client:
-        table = await client.create_table(args.rules, len(strategies), hands=args.hands)
+        rules_id = await _ruleset_id(client, args.rules, args.target)
+        table = await client.create_table(rules_id, len(strategies), hands=args.hands)
         title = printable(table.ruleset.title.get("en", table.ruleset.id))
         heading = f"{title}: table {printable(table.table_id)}, {len(strategies)} bots"
         print(style.paint(heading, "bold"))
