@@ -92,15 +92,79 @@ def test_failures_are_reported_with_file_case_step_expected_and_actual(
     failing = write_yaml(tmp_path / "b-failing.yaml", failing_case())
     (tmp_path / "c-broken.yaml").write_text("format: [unclosed\n", encoding="utf-8")
     write_yaml(tmp_path / "d-not-a-case.yaml", {"format": "bhabhi-case/1", "name": "x"})
-    (tmp_path / "e-list.yaml").write_text("- 1\n- 2\n", encoding="utf-8")
     code, out, err = run(capsys, "run", str(tmp_path))
     assert code == 1
-    assert last_line(out) == "1 passed, 4 failed"
+    assert last_line(out) == "1 passed, 3 failed"
     assert "Traceback" not in out + err
     assert f"FAIL {failing}: case 'failing'" in out
-    assert "step 1: seat" in out and "expected" in out and "got" in out
+    assert "action 2 (steps[1]): seat" in out and "expected" in out and "got" in out
     assert "cannot read the case file" in out  # the YAML syntax error
-    assert "malformed case: (root): 'generated' is a required property" in out
+    assert "case: malformed case: (root): 'generated' is a required property" in out
+
+
+def test_a_folder_run_skips_files_that_hold_no_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A converter's ``summary.json``, a log in JSON lines or a CI file beside the cases is
+    no case: skipped and named, neither passed nor failed.  Named on the command line, the
+    same file is read as a case, and is a malformed one."""
+    write_yaml(tmp_path / "ok.yaml", passing_case())
+    summary = tmp_path / "summary.json"
+    summary.write_text(json.dumps({"games": 1, "engine": "other"}), encoding="utf-8")
+    (tmp_path / "log.jsonl").write_text('{"event": "start"}\n{"event": "end"}\n')
+    write_yaml(tmp_path / "ci.yml", {"jobs": {"test": {"runs-on": "linux"}}})
+    (tmp_path / "list.yaml").write_text("- 1\n- 2\n", encoding="utf-8")
+    forgot = passing_case("no-format")
+    del forgot["format"]
+    write_yaml(tmp_path / "forgot-format.yaml", forgot)  # has deal and steps: meant as a case
+    code, out, _ = run(capsys, "run", str(tmp_path))
+    assert code == 1 and last_line(out) == "1 passed, 1 failed"
+    assert "skipped 4 files that hold no case:" in out
+    for name in ("summary.json", "log.jsonl", "ci.yml", "list.yaml"):
+        assert f"{tmp_path / name}: not a case (no format: bhabhi-case/...)" in out
+    assert "'format' is a required property" in out
+
+    code, out, _ = run(capsys, "run", str(summary))
+    assert code == 1 and last_line(out) == "0 passed, 1 failed"
+    assert "malformed case" in out and "skipped" not in out
+
+    code, out, _ = run(capsys, "run", "--jobs", "2", str(tmp_path))
+    assert last_line(out) == "1 passed, 1 failed" and "skipped 4 files" in out
+
+
+def test_failures_say_where_without_a_counting_convention(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    at_deal = passing_case("at-deal")
+    at_deal["initial_state"]["turn"] = (at_deal["initial_state"]["turn"] + 1) % 3
+    bad_card = passing_case("bad-card", seed="card")
+    bad_card["deal"][0] = "ZZ " + bad_card["deal"][0]
+    at_end = passing_case("at-end", seed="end")
+    at_end["result"]["out_order"] = list(reversed(at_end["result"]["out_order"]))
+    first = failing_case()
+    first["steps"][0]["events"][0]["card"] = "2C" if first["steps"][0]["action"] != "2C" else "3C"
+    for name, case in [("a", at_deal), ("b", bad_card), ("c", at_end), ("d", first)]:
+        write_yaml(tmp_path / f"{name}.yaml", case)
+    code, out, _ = run(capsys, "run", str(tmp_path))
+    assert code == 1 and last_line(out) == "0 passed, 4 failed"
+    assert "    at the deal: state.turn: expected" in out
+    assert "    at the deal: deal: 'ZZ' is not a card" in out
+    assert "    at the end of the hand: result.out_order[0]: expected" in out
+    assert "    action 1 (steps[0]): seat" in out  # the first action
+
+
+def test_failure_locations_in_a_case_of_several_hands() -> None:
+    from referee.conformance.runner import Failure
+
+    assert Failure(0, "x").location() == "action 1 (steps[0])"
+    assert Failure(4, "x", hand=0).location() == "hand 1, action 5 (steps[4])"
+    assert Failure(2, "x", hand=2).location() == "hand 3, action 3 (next_hands[1].steps[2])"
+    assert Failure(None, "x", "deal", 1).location() == "hand 2 (next_hands[0]), at the deal"
+    assert Failure(None, "x", "end").location() == "at the end of the hand"
+    assert Failure(None, "x", "session").location() == "session result"
+    assert str(Failure(None, "unreadable")) == "case: unreadable"
+    with pytest.raises(ValueError, match="unknown phase"):
+        Failure(None, "x", "start")
 
 
 def test_json_lines_files_hold_many_cases_one_per_line(
@@ -169,7 +233,7 @@ def test_junit_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert sorted(t.get("name") or "" for t in testcases) == ["failing", "passing"]
     failure = next(t for t in testcases if t.get("name") == "failing").find("failure")
     assert failure is not None
-    assert (failure.get("message") or "").startswith("step 1: seat")
+    assert (failure.get("message") or "").startswith("action 2 (steps[1]): seat")
     assert "bad.yaml" in (failure.text or "")
 
 

@@ -2,9 +2,11 @@
 
 * ``run [PATH...]`` replays cases (default ``conformance/cases`` and ``conformance/corpus``)
   on the engine in process, or with ``--target HOST:PORT`` on any referee through its public
-  gRPC API.  Each failure names the file, the case, the step, and what was expected and what
-  happened; the last line is ``N passed, M failed``; the exit status is 0 only when every case
-  passed.  A malformed or unreadable case file is a failed case, never a traceback.
+  gRPC API.  Each failure names the file, the case, where in it (``action 3 (steps[2])``,
+  ``at the deal`` ...), and what was expected and what happened; the last line is ``N
+  passed, M failed``; the exit status is 0 only when every case passed.  A malformed or
+  unreadable case file is a failed case, never a traceback; a file in a folder that holds
+  no case (by its content: ``runner.is_case_document``) is skipped and listed.
 * ``coverage`` prints the clause x ruleset table and fails when a clause a bundled ruleset
   follows has no hand-written case.
 * ``mutants`` changes each bundled ruleset in one option at a time and replays its cases on
@@ -23,19 +25,23 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.conformance.runner import (
     CASES,
     CORPUS,
+    NOT_A_CASE,
     Adapter,
+    CaseFile,
     CaseResult,
     EngineAdapter,
     Failure,
     LoadedCase,
     case_files,
     is_lines_file,
+    lines_hold_cases,
     load_cases,
     read_lines,
     run_loaded,
@@ -177,21 +183,23 @@ def _paths(raw: Sequence[str]) -> list[Path]:
     return [p for p in DEFAULT_PATHS if p.exists()]
 
 
-Unit = tuple[int, str, int, int]
-"""(file index, file, k, K): the cases of one file whose position i has i % K == k."""
+Unit = tuple[int, str, str | None, int, int]
+"""(file index, file, the folder it was found in, k, K): the cases of one file whose
+position i has i % K == k."""
 
 
-def _units(files: Sequence[Path], jobs: int) -> list[Unit]:
+def _units(files: Sequence[CaseFile], jobs: int) -> list[Unit]:
     units: list[Unit] = []
-    for index, path in enumerate(files):
-        stride = 2 * jobs if is_lines_file(path) else 1
-        units.extend((index, str(path), k, stride) for k in range(stride))
+    for index, found in enumerate(files):
+        folder = None if found.folder is None else str(found.folder)
+        stride = 2 * jobs if is_lines_file(found.path) else 1
+        units.extend((index, str(found.path), folder, k, stride) for k in range(stride))
     return units
 
 
-def _load_unit(path: Path, k: int, stride: int) -> list[LoadedCase]:
+def _load_unit(path: Path, folder: Path | None, k: int, stride: int) -> list[LoadedCase]:
     if stride == 1 or not is_lines_file(path):
-        return list(load_cases(path))
+        return list(load_cases(path, folder=folder))
     loaded: list[LoadedCase] = []
     try:
         for position, (number, line) in enumerate(read_lines(path)):
@@ -220,15 +228,39 @@ def run_one(loaded: LoadedCase, adapter: Adapter) -> CaseResult:
     return result
 
 
-def _run_unit(unit: Unit) -> list[tuple[int, int, CaseResult]]:
-    index, path, k, stride = unit
+@dataclass
+class Skipped:
+    """A file found in a folder that holds no case, and why it was not read as one."""
+
+    path: str
+    why: str
+
+
+UnitResults = tuple[list[tuple[int, int, CaseResult]], list[tuple[int, Skipped]]]
+
+
+def _run_unit(unit: Unit) -> UnitResults:
+    index, path, folder, k, stride = unit
     adapter = EngineAdapter()
     out: list[tuple[int, int, CaseResult]] = []
-    for loaded in _load_unit(Path(path), k, stride):
+    skipped: list[tuple[int, Skipped]] = []
+    lines = is_lines_file(Path(path))
+    for loaded in _load_unit(Path(path), None if folder is None else Path(folder), k, stride):
+        if loaded.skipped:
+            skipped.append((index, Skipped(loaded.label, loaded.skipped)))
+            continue
         line = loaded.label.rsplit(":", 1)[-1]
-        order = int(line) if is_lines_file(Path(path)) and line.isdigit() else 0
+        order = int(line) if lines and line.isdigit() else 0
         out.append((index, order, run_one(loaded, adapter)))
-    return out
+    return out, skipped
+
+
+@dataclass
+class SuiteRun:
+    """What a run found: every case's result in file order, and the files skipped."""
+
+    results: list[CaseResult] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 def run_suite(
@@ -237,37 +269,53 @@ def run_suite(
     *,
     jobs: int = 1,
     on_file: Callable[[str, list[CaseResult]], None] | None = None,
-) -> list[CaseResult]:
+) -> SuiteRun:
     """Every case under ``paths``, in file order, on ``adapter`` (default: the engine)."""
     files = list(case_files(paths))
-    results: list[CaseResult] = []
+    run = SuiteRun()
     if adapter is not None or jobs <= 1:
         engine = adapter if adapter is not None else EngineAdapter()
-        for path in files:
-            part = [run_one(loaded, engine) for loaded in load_cases(path)]
-            results.extend(part)
-            if on_file:
-                on_file(str(path), part)
-        return results
-    units = _units(files, jobs)
+        for found in files:
+            part: list[CaseResult] = []
+            for loaded in load_cases(found.path, folder=found.folder):
+                if loaded.skipped:
+                    run.skipped.append(Skipped(loaded.label, loaded.skipped))
+                else:
+                    part.append(run_one(loaded, engine))
+            run.results.extend(part)
+            if on_file and part:
+                on_file(str(found.path), part)
+        return run
+    # A JSON lines file is split among the workers by line: whether it holds cases at all is
+    # decided here, once, by its first line.
+    skipped: list[tuple[int, Skipped]] = []
+    kept: list[CaseFile] = []
+    for found in files:
+        if found.folder is not None and is_lines_file(found.path):
+            if not lines_hold_cases(found.path):
+                skipped.append((len(kept), Skipped(str(found.path), NOT_A_CASE)))
+                continue
+            found = CaseFile(found.path)  # read as cases from here on
+        kept.append(found)
+    units = _units(kept, jobs)
     collected: list[tuple[int, int, CaseResult]] = []
     with multiprocessing.Pool(min(jobs, len(units)) or 1) as pool:
-        for unit_results in pool.imap_unordered(_run_unit, units):
+        for unit_results, unit_skipped in pool.imap_unordered(_run_unit, units):
             collected.extend(unit_results)
+            skipped.extend(unit_skipped)
     collected.sort(key=lambda item: (item[0], item[1]))
-    for index, path in enumerate(files):
+    run.skipped = [s for _, s in sorted(skipped, key=lambda item: (item[0], item[1].path))]
+    for index, found in enumerate(kept):
         of_file = [r for i, _, r in collected if i == index]
-        results.extend(of_file)
-        if on_file:
-            on_file(str(path), of_file)
-    return results
+        run.results.extend(of_file)
+        if on_file and of_file:
+            on_file(str(found.path), of_file)
+    return run
 
 
 def format_failure(result: CaseResult) -> str:
     lines = [f"FAIL {result.path}: case {result.name!r}"]
-    for failure in result.failures:
-        where = "start/result" if failure.step is None else f"step {failure.step}"
-        lines.append(f"    {where}: {failure.what}")
+    lines.extend(f"    {failure}" for failure in result.failures)
     return "\n".join(lines)
 
 
@@ -298,6 +346,13 @@ class _Summary:
             print(f"{self.group}: {self.passed} passed, {self.failed} failed", flush=True)
         self.group = ""
 
+    def skipped(self, skipped: Sequence[Skipped]) -> None:
+        if skipped and not self.quiet:
+            files = "file" if len(skipped) == 1 else "files"
+            print(f"skipped {len(skipped)} {files} that hold no case:", flush=True)
+            for item in skipped:
+                print(f"    {item.path}: {item.why}", flush=True)
+
 
 def run_command(args: argparse.Namespace) -> int:
     paths = _paths(args.paths)
@@ -315,8 +370,10 @@ def run_command(args: argparse.Namespace) -> int:
 
     summary = _Summary(quiet=args.quiet)
     started = time.perf_counter()
-    results = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add)
+    run = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add)
     summary.flush()
+    summary.skipped(run.skipped)
+    results = run.results
     if args.junit:
         from referee.conformance.junit import write_junit
 

@@ -23,6 +23,7 @@ from referee.conformance.runner import (
     LoadedCase,
     case_files,
     is_lines_file,
+    lines_hold_cases,
     load_cases,
     read_lines,
 )
@@ -95,11 +96,16 @@ def scan(paths: Iterable[str | Path]) -> Iterator[tuple[str, Facts | None]]:
     """The facts of every case under ``paths``, without parsing a generated game's steps:
     in a JSON lines file the keys coverage needs come before ``players`` (the exporter's
     order), so only that head of the line is parsed when it is valid JSON by itself; any
-    other line is parsed whole."""
-    for path in case_files(paths):
+    other line is parsed whole.  Files found in a folder that hold no case are not counted
+    (``bhabhi conformance run`` skips them too)."""
+    for found in case_files(paths):
+        path = found.path
         if not is_lines_file(path):
-            for loaded in load_cases(path):
-                yield loaded.label, None if loaded.error else _facts(loaded.case)
+            for loaded in load_cases(path, folder=found.folder):
+                if not loaded.skipped:
+                    yield loaded.label, None if loaded.error else _facts(loaded.case)
+            continue
+        if found.folder is not None and not lines_hold_cases(path):
             continue
         try:
             for number, line in read_lines(path):

@@ -27,8 +27,7 @@ def _clean(text: str) -> str:
 
 def failure_line(failure: Failure) -> str:
     """One failure as a person reads it: where in the case, then what went wrong."""
-    where = "start or result" if failure.step is None else f"step {failure.step}"
-    return f"{where}: {failure.what}"
+    return str(failure)
 
 
 def _classname(path: str) -> str:

@@ -237,11 +237,57 @@ def _norm(value: Any) -> Any:
 # --- running ------------------------------------------------------------------------------
 
 
+PHASES = ("case", "deal", "action", "end", "session")
+"""Where in a case a failure was found: the case as a whole (unreadable, malformed, an API
+discrepancy the adapter noted), the deal (starting the hand, its dealer, ``initial_state``:
+everything before the first action), an action (``steps[step]``), the end of the hand (its
+result, after the last action), or the session's result."""
+
+
 @dataclass
 class Failure:
+    """One thing wrong with a replay, and where in the case it was found."""
+
     step: int | None
-    """Index of the step (0-based); None for the start or the final result."""
+    """Index into the hand's ``steps`` list, so 0 is its first action; None for a failure
+    that is not at an action (see ``phase``)."""
     what: str
+    phase: str = ""
+    """One of ``PHASES``; by default ``action`` when ``step`` is given, else ``case``."""
+    hand: int | None = None
+    """For a case of several hands: 0 for the case's own hand, n for ``next_hands[n-1]``;
+    None for a case of one hand."""
+
+    def __post_init__(self) -> None:
+        if not self.phase:
+            self.phase = "case" if self.step is None else "action"
+        if self.phase not in PHASES:
+            raise ValueError(f"unknown phase {self.phase!r} (one of {', '.join(PHASES)})")
+
+    def location(self) -> str:
+        """Where, in words that need no convention: ``action 3 (steps[2])``, ``at the deal``,
+        ``hand 2 (next_hands[0]), at the end of the hand``."""
+        hand = ""
+        steps = "steps"
+        if self.hand == 0:
+            hand = "hand 1, "
+        elif self.hand is not None:
+            hand = f"hand {self.hand + 1} (next_hands[{self.hand - 1}]), "
+            steps = f"next_hands[{self.hand - 1}].steps"
+        if self.phase == "action":
+            if self.hand:  # the path already names the hand
+                hand = f"hand {self.hand + 1}, "
+            return f"{hand}action {(self.step or 0) + 1} ({steps}[{self.step}])"
+        if self.phase == "deal":
+            return f"{hand}at the deal"
+        if self.phase == "end":
+            return f"{hand}at the end of the hand"
+        if self.phase == "session":
+            return "session result"
+        return "case"
+
+    def __str__(self) -> str:
+        return f"{self.location()}: {self.what}"
 
 
 @dataclass
@@ -386,55 +432,59 @@ def run_case(
     try:
         adapter.start(case)
     except CaseError as error:
-        result.failures.append(Failure(None, str(error)))
+        result.failures.append(Failure(None, str(error), "deal"))
         return result
     except Exception as error:  # an adapter's crash is the implementation's failure
-        result.failures.append(Failure(None, f"start: {_crash(error)}"))
+        result.failures.append(Failure(None, f"start: {_crash(error)}", "deal"))
         return result
+    hands = [case, *case.get("next_hands", [])]
+    hand: int | None = None
     index: int | None = None
+    phase = "deal"
     try:
-        hands = [case, *case.get("next_hands", [])]
         for number, spec in enumerate(hands):
-            where = f"hand {number}: " if len(hands) > 1 else ""
+            hand = number if len(hands) > 1 else None
+            phase, index = "deal", None
             if number:
                 adapter.next_hand(spec)
                 dealer = adapter.state()["views"]["0"]["dealer"]
                 if "dealer" in spec and dealer != spec["dealer"]:  # C5
-                    result.failures.append(
-                        Failure(None, f"{where}dealt by seat {dealer}, expected {spec['dealer']}")
-                    )
+                    wrong = f"dealt by seat {dealer}, expected {spec['dealer']}"
+                    result.failures.append(Failure(None, wrong, phase, hand))
                     return result
             if "initial_state" in spec:
                 for d in differences(spec["initial_state"], adapter.state(), "state"):
-                    result.failures.append(Failure(None, f"{where}before the first action: {d}"))
+                    result.failures.append(Failure(None, d, phase, hand))
+            phase = "action"
             for index, step in enumerate(spec["steps"]):
                 failure = _run_step(adapter, step)
                 if failure:
-                    result.failures.append(Failure(index, where + failure))
+                    result.failures.append(Failure(index, failure, phase, hand))
                     return result  # later steps would only repeat the damage
-            index = None
+            phase, index = "end", None
             expected = spec.get("result")
             if expected is not None:
                 actual = adapter.result()
                 if actual is None:
                     result.failures.append(
-                        Failure(None, f"{where}the hand should be over but is not")
+                        Failure(None, "the hand should be over but is not", phase, hand)
                     )
                     return result
                 for d in differences(expected, actual, "result"):
-                    result.failures.append(Failure(None, where + d))
+                    result.failures.append(Failure(None, d, phase, hand))
+        phase, hand = "session", None
         if "session_result" in case:
             for d in differences(case["session_result"], adapter.session_result(), "session"):
-                result.failures.append(Failure(None, d))
+                result.failures.append(Failure(None, d, phase))
     except CaseError as error:
-        result.failures.append(Failure(index, str(error)))
+        result.failures.append(Failure(index, str(error), phase, hand))
     except Exception as error:
-        result.failures.append(Failure(index, _crash(error)))
+        result.failures.append(Failure(index, _crash(error), phase, hand))
     finally:
         try:
             adapter.close()
         except Exception as error:
-            result.failures.append(Failure(None, f"close: {_crash(error)}"))
+            result.failures.append(Failure(None, f"close: {_crash(error)}", "end"))
     return result
 
 
@@ -477,17 +527,51 @@ def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> str:
 
 
 def is_case_file(path: Path) -> bool:
+    """A file whose name a case file may have (its content decides, ``is_case_document``)."""
     return path.name.endswith(CASE_SUFFIXES)
 
 
-def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """The case files under ``paths``: folders searched recursively, files as given."""
+FORMAT_PREFIX = "bhabhi-case/"
+
+
+def is_case_document(data: Any) -> bool:
+    """Whether a document found in a folder is meant as a case, by its content: a mapping
+    whose ``format`` is ``bhabhi-case/...``, or (a case that forgot its ``format``) one
+    with both ``deal`` and ``steps``.  Anything else beside the cases (a ``summary.json``,
+    a CI configuration) is not a case, and a folder run skips it; a file named on the
+    command line is read as a case whatever it holds."""
+    if not isinstance(data, Mapping):
+        return False
+    fmt = data.get("format")
+    if isinstance(fmt, str) and fmt.startswith(FORMAT_PREFIX):
+        return True
+    return "format" not in data and "deal" in data and "steps" in data
+
+
+NOT_A_CASE = f"not a case (no format: {FORMAT_PREFIX}...)"
+"""Why a file found in a folder was skipped."""
+
+
+@dataclass(frozen=True)
+class CaseFile:
+    """A file to read cases from, and how it was found."""
+
+    path: Path
+    folder: Path | None = None
+    """The folder given whose search found the file; None when the file was named itself
+    (then it is read as a case whatever it holds)."""
+
+
+def case_files(paths: Iterable[str | Path]) -> Iterator[CaseFile]:
+    """The case files under ``paths``: folders searched recursively for names a case file
+    may have (``CASE_SUFFIXES``), files as given."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and is_case_file(p))
+            for found in sorted(p for p in path.rglob("*") if p.is_file() and is_case_file(p)):
+                yield CaseFile(found, path)
         else:
-            yield path
+            yield CaseFile(path)
 
 
 def load_case(path: Path) -> Any:
@@ -502,12 +586,15 @@ def is_lines_file(path: Path) -> bool:
 
 @dataclass
 class LoadedCase:
-    """One case as read from disk, or why it could not be read."""
+    """One case as read from disk, or why it could not be read, or why it was skipped."""
 
     label: str
     """Where it came from: the file, and for JSON lines the line (``corpus/x.jsonl.gz:12``)."""
     case: Any = None
     error: str = ""
+    skipped: str = ""
+    """Set for a file found in a folder that does not hold cases (``is_case_document``):
+    not a case, so neither a pass nor a failure."""
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -525,18 +612,40 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
                     yield number, line
 
 
-def load_cases(path: Path) -> Iterator[LoadedCase]:
+def lines_hold_cases(path: Path) -> bool:
+    """Whether a JSON lines file found in a folder holds cases, by its first line: False
+    only when that line is JSON and not a case (a log, a table of results); a file that
+    cannot be read is read as cases, so that its damage is reported."""
+    try:
+        for _, line in read_lines(path):
+            return is_case_document(json.loads(line))
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error, ValueError):
+        return True
+    return True
+
+
+def load_cases(path: Path, *, folder: Path | None = None) -> Iterator[LoadedCase]:
     """Every case of one file; a file or line that cannot be read is a ``LoadedCase`` with
-    ``error`` set (the run reports it as a failure, never as a traceback)."""
+    ``error`` set (the run reports it, never as a traceback).  ``folder``: the file was found
+    by searching that folder, and one that holds no case is a ``LoadedCase`` with
+    ``skipped`` set."""
     label = str(path)
     if not path.is_file():
         yield LoadedCase(label, error=f"no such case file: {path}")
         return
     if not is_lines_file(path):
         try:
-            yield LoadedCase(label, load_case(path))
+            data = load_case(path)
         except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
             yield LoadedCase(label, error=f"cannot read the case file: {one_line(error)}")
+            return
+        if folder is not None and not is_case_document(data):
+            yield LoadedCase(label, skipped=NOT_A_CASE)
+        else:
+            yield LoadedCase(label, data)
+        return
+    if folder is not None and not lines_hold_cases(path):
+        yield LoadedCase(label, skipped=NOT_A_CASE)
         return
     number = 0
     try:
@@ -556,6 +665,8 @@ def one_line(error: BaseException) -> str:
 
 def run_loaded(loaded: LoadedCase, adapter: Adapter, *, check_schema: bool = True) -> CaseResult:
     """``run_case`` on a case read from disk; an unreadable one is a failure of its own."""
+    if loaded.skipped:
+        raise ValueError(f"{loaded.label} is no case to run: {loaded.skipped}")
     if loaded.error:
         return CaseResult(loaded.label, loaded.label, [Failure(None, loaded.error)])
     return run_case(loaded.case, adapter, loaded.label, check_schema=check_schema)
