@@ -82,7 +82,7 @@ def test_all_passing_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     (tmp_path / "ok.json").write_text(json.dumps(passing_case("json", seed="j")))
     code, out, _ = run(capsys, "run", str(tmp_path))
     assert code == 0
-    assert last_line(out) == "2 passed, 0 failed"
+    assert last_line(out) == "2 passed, 0 failed, 0 errors"
 
 
 def test_failures_are_reported_with_file_case_step_expected_and_actual(
@@ -94,9 +94,11 @@ def test_failures_are_reported_with_file_case_step_expected_and_actual(
     write_yaml(tmp_path / "d-not-a-case.yaml", {"format": "bhabhi-case/1", "name": "x"})
     code, out, err = run(capsys, "run", str(tmp_path))
     assert code == 1
-    assert last_line(out) == "1 passed, 3 failed"
+    assert last_line(out) == "1 passed, 1 failed, 2 errors"  # a malformed case is an error
     assert "Traceback" not in out + err
     assert f"FAIL {failing}: case 'failing'" in out
+    assert f"ERROR {tmp_path / 'c-broken.yaml'}: case" in out
+    assert f"{tmp_path}/: 1 passed, 1 failed, 2 errors" in out
     assert "action 2 (steps[1]): seat" in out and "expected" in out and "got" in out
     assert "cannot read the case file" in out  # the YAML syntax error
     assert "case: malformed case: (root): 'generated' is a required property" in out
@@ -118,18 +120,18 @@ def test_a_folder_run_skips_files_that_hold_no_case(
     del forgot["format"]
     write_yaml(tmp_path / "forgot-format.yaml", forgot)  # has deal and steps: meant as a case
     code, out, _ = run(capsys, "run", str(tmp_path))
-    assert code == 1 and last_line(out) == "1 passed, 1 failed"
+    assert code == 1 and last_line(out) == "1 passed, 0 failed, 1 error"
     assert "skipped 4 files that hold no case:" in out
     for name in ("summary.json", "log.jsonl", "ci.yml", "list.yaml"):
         assert f"{tmp_path / name}: not a case (no format: bhabhi-case/...)" in out
     assert "'format' is a required property" in out
 
     code, out, _ = run(capsys, "run", str(summary))
-    assert code == 1 and last_line(out) == "0 passed, 1 failed"
+    assert code == 1 and last_line(out) == "0 passed, 0 failed, 1 error"
     assert "malformed case" in out and "skipped" not in out
 
     code, out, _ = run(capsys, "run", "--jobs", "2", str(tmp_path))
-    assert last_line(out) == "1 passed, 1 failed" and "skipped 4 files" in out
+    assert last_line(out) == "1 passed, 0 failed, 1 error" and "skipped 4 files" in out
 
 
 def test_failures_say_where_without_a_counting_convention(
@@ -146,7 +148,7 @@ def test_failures_say_where_without_a_counting_convention(
     for name, case in [("a", at_deal), ("b", bad_card), ("c", at_end), ("d", first)]:
         write_yaml(tmp_path / f"{name}.yaml", case)
     code, out, _ = run(capsys, "run", str(tmp_path))
-    assert code == 1 and last_line(out) == "0 passed, 4 failed"
+    assert code == 1 and last_line(out) == "0 passed, 3 failed, 1 error"  # the bad card
     assert "    at the deal: state.turn: expected" in out
     assert "    at the deal: deal: 'ZZ' is not a card" in out
     assert "    at the end of the hand: result.out_order[0]: expected" in out
@@ -176,7 +178,7 @@ def test_json_lines_files_hold_many_cases_one_per_line(
     (tmp_path / "plain.jsonl").write_text(json.dumps(passing_case("plain")) + "\n")
     code, out, _ = run(capsys, "run", str(tmp_path))
     assert code == 1
-    assert last_line(out) == "2 passed, 2 failed"
+    assert last_line(out) == "2 passed, 1 failed, 1 error"
     assert f"FAIL {path}:3: case 'failing'" in out
     assert f"{path}:4" in out and "not a JSON case" in out
 
@@ -187,17 +189,20 @@ def test_a_corrupt_gzip_file_is_one_failure(
     (tmp_path / "bad.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
     code, out, err = run(capsys, "run", str(tmp_path))
     assert code == 1 and "Traceback" not in out + err
-    assert last_line(out) == "0 passed, 1 failed"
+    assert last_line(out) == "0 passed, 0 failed, 1 error"
 
 
-def test_a_missing_path_is_a_failure_and_no_cases_is_not_a_pass(
+def test_a_missing_path_is_a_usage_error_and_no_cases_is_not_a_pass(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "run", str(tmp_path / "nowhere.yaml"))
-    assert code == 1 and last_line(out) == "0 passed, 1 failed"
+    write_yaml(tmp_path / "ok.yaml", passing_case())
+    for command in ("run", "coverage", "mutants"):
+        code, out, err = run(capsys, command, str(tmp_path), str(tmp_path / "nowhere"))
+        assert code == 2 and out == "", command
+        assert f"error: no such file or folder: {tmp_path / 'nowhere'}" in err
     (tmp_path / "empty").mkdir()
     code, out, err = run(capsys, "run", str(tmp_path / "empty"))
-    assert code == 1 and last_line(out) == "0 passed, 0 failed" and "no cases" in err
+    assert code == 1 and last_line(out) == "0 passed, 0 failed, 0 errors" and "no cases" in err
 
 
 def test_quiet_prints_only_failures_and_the_last_line(
@@ -205,7 +210,7 @@ def test_quiet_prints_only_failures_and_the_last_line(
 ) -> None:
     write_yaml(tmp_path / "ok.yaml", passing_case())
     code, out, _ = run(capsys, "run", "--quiet", str(tmp_path))
-    assert code == 0 and out.strip() == "1 passed, 0 failed"
+    assert code == 0 and out.strip() == "1 passed, 0 failed, 0 errors"
 
 
 def test_jobs_give_the_same_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -216,36 +221,80 @@ def test_jobs_give_the_same_results(tmp_path: Path, capsys: pytest.CaptureFixtur
     one = run(capsys, "run", "--quiet", str(tmp_path))
     two = run(capsys, "run", "--quiet", "--jobs", "2", str(tmp_path))
     assert one == two
-    assert last_line(one[1]) == "6 passed, 1 failed"
+    assert last_line(one[1]) == "6 passed, 1 failed, 0 errors"
 
 
-def test_junit_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    cases = tmp_path / "cases"
-    cases.mkdir()
+def test_junit_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cases = tmp_path / "checkout" / "cases"
+    (cases / "family").mkdir(parents=True)
     write_yaml(cases / "ok.yaml", passing_case())
-    write_yaml(cases / "bad.yaml", failing_case())
+    write_yaml(cases / "family" / "bad.yaml", failing_case())
+    write_yaml(cases / "malformed.yaml", {"format": "bhabhi-case/1", "name": "malformed"})
+    lines = [json.dumps(passing_case("line-1")), json.dumps(passing_case("line-2", seed="2"))]
+    (cases / "many.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     report = tmp_path / "report.xml"
     code, _, _ = run(capsys, "run", "--junit", str(report), str(cases))
     assert code == 1
     root = ET.parse(report).getroot()
-    assert root.tag == "testsuites" and root.get("tests") == "2" and root.get("failures") == "1"
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("5", "1", "1")
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("errors") == "1"
     testcases = root.findall("./testsuite/testcase")
-    assert sorted(t.get("name") or "" for t in testcases) == ["failing", "passing"]
-    failure = next(t for t in testcases if t.get("name") == "failing").find("failure")
-    assert failure is not None
+    classes = {t.get("name"): t.get("classname") for t in testcases}
+    # Relative to the folder given: the same on every runner, wherever the checkout is.
+    assert classes == {
+        "passing": "ok",
+        "failing": "family.bad",
+        "malformed": "malformed",
+        "line-1": "many",
+        "line-2": "many",
+    }
+    failing = next(t for t in testcases if t.get("name") == "failing")
+    failure = failing.find("failure")
+    assert failure is not None and failing.find("error") is None
     assert (failure.get("message") or "").startswith("action 2 (steps[1]): seat")
     assert "bad.yaml" in (failure.text or "")
+    malformed = next(t for t in testcases if t.get("name") == "malformed")
+    error = malformed.find("error")
+    assert error is not None and malformed.find("failure") is None
+    assert "malformed case" in (error.get("message") or "")
+
+    # The same classes from another working folder, and for a case file named itself.
+    monkeypatch.chdir(tmp_path / "checkout")
+    run(capsys, "run", "--junit", str(report), "cases", "cases/ok.yaml")
+    named = ET.parse(report).getroot().findall("./testsuite/testcase")
+    assert {t.get("classname") for t in named} == {*classes.values(), "cases.ok"}
+
+
+def test_junit_to_a_folder_that_does_not_exist_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_yaml(tmp_path / "ok.yaml", passing_case())
+    target = tmp_path / "no-such-folder" / "report.xml"
+    code, out, err = run(capsys, "run", "--junit", str(target), str(tmp_path))
+    assert code == 2 and out == ""  # told before any case runs
+    assert f"--junit {target}: cannot write the report there: no folder" in err
+    code, out, err = run(capsys, "run", "--junit", str(tmp_path), str(tmp_path))
+    assert code == 2 and "it is a folder" in err
 
 
 def test_junit_escapes_what_xml_cannot_hold() -> None:
     from referee.conformance.junit import junit_xml
     from referee.conformance.runner import CaseResult, Failure
 
-    result = CaseResult('a "<case>" & \x01', "dir/x.yaml", [Failure(3, "expected <\x02>")])
+    failures = [Failure(3, "expected <\x02>")]
+    result = CaseResult('a "<case>" & \x01', "/abs/dir/x.yaml", failures, relative="dir/x.yaml")
     root = ET.fromstring(junit_xml([result]))
     case = root.find("./testsuite/testcase")
     assert case is not None and case.get("classname") == "dir.x"
     assert case.get("name") == 'a "<case>" & \ufffd'
+    failure = case.find("failure")
+    assert (
+        failure is not None and failure.get("message") == "action 4 (steps[3]): expected <\ufffd>"
+    )
 
 
 def test_target_uses_the_remote_adapter_lazily(
@@ -489,7 +538,7 @@ def test_generate_writes_a_corpus_that_passes_and_checks(
         if "refused" not in s
     )
     code, text, _ = run(capsys, "run", "--quiet", str(out))
-    assert code == 0 and last_line(text) == f"{len(cases)} passed, 0 failed"
+    assert code == 0 and last_line(text) == f"{len(cases)} passed, 0 failed, 0 errors"
     code, text, _ = run(capsys, "generate", "--check", *argv)
     assert code == 0 and "same" in text
     (out / "discard.jsonl.gz").write_bytes(gzip.compress(b"{}\n"))

@@ -4,9 +4,11 @@
   on the engine in process, or with ``--target HOST:PORT`` on any referee through its public
   gRPC API.  Each failure names the file, the case, where in it (``action 3 (steps[2])``,
   ``at the deal`` ...), and what was expected and what happened; the last line is ``N
-  passed, M failed``; the exit status is 0 only when every case passed.  A malformed or
-  unreadable case file is a failed case, never a traceback; a file in a folder that holds
-  no case (by its content: ``runner.is_case_document``) is skipped and listed.
+  passed, M failed, K errors``; the exit status is 0 only when every case passed.  A case
+  that departs from the implementation failed; one that could not be judged (malformed,
+  unreadable, the implementation unusable) is an error, never a traceback; a file in a
+  folder that holds no case (by its content: ``runner.is_case_document``) is skipped and
+  listed.  A path that does not exist, or a report that cannot be written, is bad usage.
 * ``coverage`` prints the clause x ruleset table and fails when a clause a bundled ruleset
   follows has no hand-written case.
 * ``mutants`` changes each bundled ruleset in one option at a time and replays its cases on
@@ -21,9 +23,11 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 import time
 import zlib
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +48,7 @@ from referee.conformance.runner import (
     lines_hold_cases,
     load_cases,
     read_lines,
+    relative_path,
     run_loaded,
 )
 
@@ -67,7 +72,9 @@ def register(subparsers: Subparsers) -> None:
         help="replay cases and report every failure",
         description="Replay conformance cases (.yaml, .yml, .json, or many per .jsonl / "
         ".jsonl.gz file) on the engine, or on a referee with --target. The last line is "
-        "'N passed, M failed'; the exit status is 0 only when every case passed.",
+        "'N passed, M failed, K errors' (an error: a case that could not be judged, such as "
+        "a malformed one); the exit status is 0 only when every case passed, 2 for bad usage "
+        "(a PATH that does not exist, a report that cannot be written).",
     )
     run.add_argument(
         "paths",
@@ -81,7 +88,12 @@ def register(subparsers: Subparsers) -> None:
         help="replay on the referee at HOST:PORT through the public gRPC API (run it with "
         "--test-mode: cases dictate the deal)",
     )
-    run.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    run.add_argument(
+        "--junit",
+        metavar="FILE",
+        help="also write a JUnit XML report to FILE (checked before the run: its folder must "
+        "exist)",
+    )
     run.add_argument(
         "--quiet", "-q", action="store_true", help="only the failures and the last line"
     )
@@ -198,19 +210,25 @@ def _units(files: Sequence[CaseFile], jobs: int) -> list[Unit]:
 
 
 def _load_unit(path: Path, folder: Path | None, k: int, stride: int) -> list[LoadedCase]:
+    """The cases of one unit; a JSON lines file split among units was found to hold cases
+    by ``run_suite`` already."""
     if stride == 1 or not is_lines_file(path):
         return list(load_cases(path, folder=folder))
+    rel = relative_path(path, folder)
     loaded: list[LoadedCase] = []
     try:
         for position, (number, line) in enumerate(read_lines(path)):
             if position % stride == k:
+                at = f"{path}:{number}", f"{rel}:{number}"
                 try:
-                    loaded.append(LoadedCase(f"{path}:{number}", json.loads(line)))
+                    loaded.append(LoadedCase(at[0], json.loads(line), relative=at[1]))
                 except ValueError as error:
-                    loaded.append(LoadedCase(f"{path}:{number}", error=f"not a JSON case: {error}"))
+                    why = f"not a JSON case: {error}"
+                    loaded.append(LoadedCase(at[0], error=why, relative=at[1]))
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:  # told once, by k == 0
         if k == 0:
-            loaded.append(LoadedCase(str(path), error=f"cannot read the case file: {error}"))
+            why = f"cannot read the case file: {error}"
+            loaded.append(LoadedCase(str(path), error=why, relative=rel))
     return loaded
 
 
@@ -291,12 +309,11 @@ def run_suite(
     skipped: list[tuple[int, Skipped]] = []
     kept: list[CaseFile] = []
     for found in files:
-        if found.folder is not None and is_lines_file(found.path):
-            if not lines_hold_cases(found.path):
-                skipped.append((len(kept), Skipped(str(found.path), NOT_A_CASE)))
-                continue
-            found = CaseFile(found.path)  # read as cases from here on
-        kept.append(found)
+        searched_lines = found.folder is not None and is_lines_file(found.path)
+        if searched_lines and not lines_hold_cases(found.path):
+            skipped.append((len(kept), Skipped(str(found.path), NOT_A_CASE)))
+        else:
+            kept.append(found)
     units = _units(kept, jobs)
     collected: list[tuple[int, int, CaseResult]] = []
     with multiprocessing.Pool(min(jobs, len(units)) or 1) as pool:
@@ -314,9 +331,21 @@ def run_suite(
 
 
 def format_failure(result: CaseResult) -> str:
-    lines = [f"FAIL {result.path}: case {result.name!r}"]
+    word = "ERROR" if result.status == "error" else "FAIL"
+    lines = [f"{word} {result.path}: case {result.name!r}"]
     lines.extend(f"    {failure}" for failure in result.failures)
     return "\n".join(lines)
+
+
+def counts_line(results: Sequence[CaseResult]) -> str:
+    """``N passed, M failed, K errors`` (``1 error``), as pytest says it: the last line of
+    a run."""
+    statuses = Counter(r.status for r in results)
+    errors = statuses["error"]
+    return (
+        f"{statuses['pass']} passed, {statuses['fail']} failed, "
+        f"{errors} {'error' if errors == 1 else 'errors'}"
+    )
 
 
 class _Summary:
@@ -326,25 +355,22 @@ class _Summary:
     def __init__(self, *, quiet: bool) -> None:
         self.quiet = quiet
         self.group = ""
-        self.passed = 0
-        self.failed = 0
+        self.results: list[CaseResult] = []
 
     def add(self, path: str, results: list[CaseResult]) -> None:
         group = path if is_lines_file(Path(path)) else str(Path(path).parent) + "/"
         if group != self.group:
             self.flush()
-            self.group, self.passed, self.failed = group, 0, 0
+            self.group = group
         for result in results:
             if not result.passed:
                 print(format_failure(result), flush=True)
-        failed = sum(1 for r in results if not r.passed)
-        self.passed += len(results) - failed
-        self.failed += failed
+        self.results.extend(results)
 
     def flush(self) -> None:
         if self.group and not self.quiet:
-            print(f"{self.group}: {self.passed} passed, {self.failed} failed", flush=True)
-        self.group = ""
+            print(f"{self.group}: {counts_line(self.results)}", flush=True)
+        self.group, self.results = "", []
 
     def skipped(self, skipped: Sequence[Skipped]) -> None:
         if skipped and not self.quiet:
@@ -354,12 +380,37 @@ class _Summary:
                 print(f"    {item.path}: {item.why}", flush=True)
 
 
+def _missing(paths: Sequence[Path]) -> str:
+    """The usage error for paths that do not exist (a typo must not pass as a failed or an
+    empty run), or ''."""
+    missing = [str(p) for p in paths if not p.exists()]
+    if not missing:
+        return ""
+    return f"no such file or folder: {', '.join(missing)}"
+
+
+def _unwritable(option: str, target: str) -> str:
+    """Why a report cannot be written at ``target``, told before the run, or ''."""
+    path = Path(target)
+    folder = path.parent
+    if path.is_dir():
+        return f"{option} {target}: cannot write the report there: it is a folder"
+    if not folder.is_dir():
+        return f"{option} {target}: cannot write the report there: no folder {folder}"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{option} {target}: cannot write the report there: permission denied"
+    return ""
+
+
 def run_command(args: argparse.Namespace) -> int:
     paths = _paths(args.paths)
     if not paths:
         return _usage("no cases: give a PATH (the default folders do not exist)")
     if args.jobs < 1:
         return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    problem = _missing(paths) or (args.junit and _unwritable("--junit", args.junit))
+    if problem:
+        return _usage(problem)
     adapter: Adapter | None = None
     if args.target:
         try:
@@ -374,6 +425,7 @@ def run_command(args: argparse.Namespace) -> int:
     summary.flush()
     summary.skipped(run.skipped)
     results = run.results
+    written = True
     if args.junit:
         from referee.conformance.junit import write_junit
 
@@ -381,14 +433,15 @@ def run_command(args: argparse.Namespace) -> int:
             write_junit(args.junit, results)
         except OSError as error:
             print(f"bhabhi conformance run: cannot write {args.junit}: {error}", file=sys.stderr)
-    passed = sum(1 for r in results if r.passed)
-    failed = len(results) - passed
+            written = False
     if not results:
         print("no cases found under " + ", ".join(map(str, paths)), file=sys.stderr)
     elif not args.quiet:
         print(f"({time.perf_counter() - started:.1f} s)")
-    print(f"{passed} passed, {failed} failed")
-    return 0 if results and not failed else 1
+    print(counts_line(results))
+    if not written:
+        return 2
+    return 0 if results and all(r.passed for r in results) else 1
 
 
 def _usage(message: str) -> int:
@@ -409,7 +462,10 @@ def coverage_command(args: argparse.Namespace) -> int:
             required[ruleset_id] = load_ruleset(ruleset_id).clauses
         except RulesetError as error:
             return _usage(f"bundled ruleset {ruleset_id!r} does not load: {error}")
-    coverage = count_facts(scan(_paths(args.paths)), required)
+    paths = _paths(args.paths)
+    if _missing(paths):
+        return _usage(_missing(paths))
+    coverage = count_facts(scan(paths), required)
     missing = coverage.missing()
     if args.json:
         print(json.dumps(to_json(coverage), sort_keys=True))
@@ -444,9 +500,12 @@ def mutants_command(args: argparse.Namespace) -> int:
     for ruleset_id in args.ruleset or []:
         if ruleset_id not in known:
             return _usage(f"no bundled ruleset {ruleset_id!r} (known: {', '.join(sorted(known))})")
+    paths = _paths(args.paths)
+    if _missing(paths):
+        return _usage(_missing(paths))
     try:
         report = mutants.run_mutants(
-            _paths(args.paths),
+            paths,
             args.ruleset,
             jobs=args.jobs,
             equivalents=args.equivalents or mutants.EQUIVALENTS,

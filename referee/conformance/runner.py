@@ -257,6 +257,12 @@ class Failure:
     hand: int | None = None
     """For a case of several hands: 0 for the case's own hand, n for ``next_hands[n-1]``;
     None for a case of one hand."""
+    error: bool = False
+    """True when the case could not be judged: the case is at fault (unreadable, malformed,
+    a card it cannot spell, rules that differ from the ones it was recorded on) or the
+    implementation could not be used at all (``CaseError``: the gRPC adapter's referee
+    unreachable, a stream broken).  False for a departure from the case, a crash included:
+    the implementation did what the case says it must not."""
 
     def __post_init__(self) -> None:
         if not self.phase:
@@ -294,12 +300,25 @@ class Failure:
 class CaseResult:
     name: str
     path: str
+    """Where the case was read: the file, and for JSON lines the line (``x.jsonl.gz:12``)."""
     failures: list[Failure] = field(default_factory=list)
     seconds: float = 0.0
+    relative: str = ""
+    """``path`` relative to the folder given whose search found it (a file named on the
+    command line: relative to the current folder, or its name when outside it): the same on
+    every machine, so that a report's test names line up from run to run."""
 
     @property
     def passed(self) -> bool:
         return not self.failures
+
+    @property
+    def status(self) -> str:
+        """``pass``, ``fail`` (the implementation departed from the case) or ``error`` (the
+        case could not be judged: some failure is an ``error``)."""
+        if not self.failures:
+            return "pass"
+        return "error" if any(f.error for f in self.failures) else "fail"
 
 
 @lru_cache(maxsize=1)
@@ -427,12 +446,14 @@ def run_case(
     result = CaseResult(str(name), path)
     problems = validate_case(case) if check_schema else []
     if problems:
-        result.failures.extend(Failure(None, f"malformed case: {p}") for p in problems[:5])
+        result.failures.extend(
+            Failure(None, f"malformed case: {p}", error=True) for p in problems[:5]
+        )
         return result
     try:
         adapter.start(case)
     except CaseError as error:
-        result.failures.append(Failure(None, str(error), "deal"))
+        result.failures.append(Failure(None, str(error), "deal", error=True))
         return result
     except Exception as error:  # an adapter's crash is the implementation's failure
         result.failures.append(Failure(None, f"start: {_crash(error)}", "deal"))
@@ -477,7 +498,7 @@ def run_case(
             for d in differences(case["session_result"], adapter.session_result(), "session"):
                 result.failures.append(Failure(None, d, phase))
     except CaseError as error:
-        result.failures.append(Failure(index, str(error), phase, hand))
+        result.failures.append(Failure(index, str(error), phase, hand, error=True))
     except Exception as error:
         result.failures.append(Failure(index, _crash(error), phase, hand))
     finally:
@@ -595,6 +616,8 @@ class LoadedCase:
     skipped: str = ""
     """Set for a file found in a folder that does not hold cases (``is_case_document``):
     not a case, so neither a pass nor a failure."""
+    relative: str = ""
+    """``label`` relative to the folder searched (``CaseResult.relative``)."""
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -630,33 +653,47 @@ def load_cases(path: Path, *, folder: Path | None = None) -> Iterator[LoadedCase
     by searching that folder, and one that holds no case is a ``LoadedCase`` with
     ``skipped`` set."""
     label = str(path)
+    rel = relative_path(path, folder)
     if not path.is_file():
-        yield LoadedCase(label, error=f"no such case file: {path}")
+        yield LoadedCase(label, error=f"no such case file: {path}", relative=rel)
         return
     if not is_lines_file(path):
         try:
             data = load_case(path)
         except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
-            yield LoadedCase(label, error=f"cannot read the case file: {one_line(error)}")
+            why = f"cannot read the case file: {one_line(error)}"
+            yield LoadedCase(label, error=why, relative=rel)
             return
         if folder is not None and not is_case_document(data):
-            yield LoadedCase(label, skipped=NOT_A_CASE)
+            yield LoadedCase(label, skipped=NOT_A_CASE, relative=rel)
         else:
-            yield LoadedCase(label, data)
+            yield LoadedCase(label, data, relative=rel)
         return
     if folder is not None and not lines_hold_cases(path):
-        yield LoadedCase(label, skipped=NOT_A_CASE)
+        yield LoadedCase(label, skipped=NOT_A_CASE, relative=rel)
         return
     number = 0
     try:
         for number, line in read_lines(path):
+            at = f"{label}:{number}", f"{rel}:{number}"
             try:
-                yield LoadedCase(f"{label}:{number}", json.loads(line))
+                yield LoadedCase(at[0], json.loads(line), relative=at[1])
             except ValueError as error:
-                yield LoadedCase(f"{label}:{number}", error=f"not a JSON case: {error}")
+                yield LoadedCase(at[0], error=f"not a JSON case: {error}", relative=at[1])
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:
-        where = f"{label}:{number + 1}" if number else label
-        yield LoadedCase(where, error=f"cannot read the case file: {one_line(error)}")
+        where = f":{number + 1}" if number else ""
+        why = f"cannot read the case file: {one_line(error)}"
+        yield LoadedCase(label + where, error=why, relative=rel + where)
+
+
+def relative_path(path: Path, folder: Path | None) -> str:
+    """``path`` as the same text on every machine: relative to the folder whose search found
+    it, else to the current folder (or its bare name when outside it), with ``/``."""
+    base = folder if folder is not None else Path.cwd()
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.name
 
 
 def one_line(error: BaseException) -> str:
@@ -668,5 +705,8 @@ def run_loaded(loaded: LoadedCase, adapter: Adapter, *, check_schema: bool = Tru
     if loaded.skipped:
         raise ValueError(f"{loaded.label} is no case to run: {loaded.skipped}")
     if loaded.error:
-        return CaseResult(loaded.label, loaded.label, [Failure(None, loaded.error)])
-    return run_case(loaded.case, adapter, loaded.label, check_schema=check_schema)
+        failure = Failure(None, loaded.error, error=True)
+        return CaseResult(loaded.label, loaded.label, [failure], relative=loaded.relative)
+    result = run_case(loaded.case, adapter, loaded.label, check_schema=check_schema)
+    result.relative = loaded.relative
+    return result
