@@ -149,7 +149,7 @@ def test_failures_say_where_without_a_counting_convention(
         write_yaml(tmp_path / f"{name}.yaml", case)
     code, out, _ = run(capsys, "run", str(tmp_path))
     assert code == 1 and last_line(out) == "0 passed, 3 failed, 1 error"  # the bad card
-    assert "    at the deal: state.turn: expected" in out
+    assert "    at the deal: initial_state.turn: expected" in out
     assert "    at the deal: deal: 'ZZ' is not a card" in out
     assert "    at the end of the hand: result.out_order[0]: expected" in out
     assert "    action 1 (steps[0]): seat" in out  # the first action
@@ -295,6 +295,75 @@ def test_junit_escapes_what_xml_cannot_hold() -> None:
     assert (
         failure is not None and failure.get("message") == "action 4 (steps[3]): expected <\ufffd>"
     )
+
+
+def test_json_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every case, its status, every failure with its step and field, and the totals, in
+    the documented format (validated against conformance/schema/results.schema.json)."""
+    from jsonschema import Draft202012Validator
+
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    write_yaml(cases / "a-ok.yaml", passing_case())
+    write_yaml(cases / "b-bad.yaml", failing_case())
+    write_yaml(cases / "c-malformed.yaml", {"format": "bhabhi-case/1", "name": "malformed"})
+    ending = passing_case("ending", seed="end")
+    ending["result"]["bhabhi"] = (ending["result"]["bhabhi"] + 1) % 3
+    lines = [json.dumps(passing_case("line")), json.dumps(ending)]
+    (cases / "d-many.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (cases / "summary.json").write_text('{"games": 3}', encoding="utf-8")
+    report = tmp_path / "results.json"
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = run(capsys, "run", "--json", str(report), "cases")
+    assert code == 1
+    document = json.loads(report.read_text(encoding="utf-8"))
+    schema = json.loads((SCHEMA.parent / "results.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    assert list(Draft202012Validator(schema).iter_errors(document)) == []
+
+    assert document["format"] == "bhabhi-conformance-results/1"
+    assert document["implementation"] == "engine"
+    assert document["totals"] == {
+        "cases": 5,
+        "passed": 2,
+        "failed": 2,
+        "errors": 1,
+        "skipped_files": 1,
+    }
+    assert document["skipped"] == [
+        {"file": "cases/summary.json", "why": "not a case (no format: bhabhi-case/...)"}
+    ]
+    by_name = {c["name"]: c for c in document["cases"]}
+    assert [c["status"] for c in document["cases"]] == ["pass", "fail", "error", "pass", "fail"]
+    assert by_name["passing"]["failures"] == [] and by_name["passing"]["line"] is None
+    assert by_name["passing"]["file"] == "cases/a-ok.yaml"
+    assert by_name["passing"]["relative"] == "a-ok.yaml"
+
+    step = by_name["failing"]["failures"][0]
+    assert step["kind"] == "failure" and step["phase"] == "action"
+    assert (step["step"], step["field"], step["hand"]) == (1, "events[0].seat", None)
+    assert step["location"] == "action 2 (steps[1])"
+    assert step["message"].startswith("seat ") and "events[0].seat: expected" in step["message"]
+
+    malformed = by_name["malformed"]["failures"]
+    assert {f["kind"] for f in malformed} == {"error"} and malformed[0]["phase"] == "case"
+    assert malformed[0]["step"] is None and malformed[0]["field"] is None
+
+    end = by_name["ending"]
+    assert (end["file"], end["relative"], end["line"]) == ("cases/d-many.jsonl", "d-many.jsonl", 2)
+    assert end["failures"][0]["phase"] == "end"
+    assert end["failures"][0]["field"] == "result.bhabhi"
+
+
+def test_json_to_a_folder_that_does_not_exist_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_yaml(tmp_path / "ok.yaml", passing_case())
+    target = tmp_path / "nowhere" / "results.json"
+    code, out, err = run(capsys, "run", "--json", str(target), str(tmp_path))
+    assert code == 2 and out == "" and "--json" in err and "no folder" in err
 
 
 def test_target_uses_the_remote_adapter_lazily(

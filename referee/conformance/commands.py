@@ -27,7 +27,6 @@ import os
 import sys
 import time
 import zlib
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +49,7 @@ from referee.conformance.runner import (
     read_lines,
     relative_path,
     run_loaded,
+    tally,
 )
 
 if TYPE_CHECKING:
@@ -93,6 +93,13 @@ def register(subparsers: Subparsers) -> None:
         metavar="FILE",
         help="also write a JUnit XML report to FILE (checked before the run: its folder must "
         "exist)",
+    )
+    run.add_argument(
+        "--json",
+        metavar="FILE",
+        help="also write the results as JSON to FILE: every case, its status, every failure "
+        "with its step and field, the totals (format: conformance/README.md; checked before "
+        "the run like --junit)",
     )
     run.add_argument(
         "--quiet", "-q", action="store_true", help="only the failures and the last line"
@@ -340,10 +347,10 @@ def format_failure(result: CaseResult) -> str:
 def counts_line(results: Sequence[CaseResult]) -> str:
     """``N passed, M failed, K errors`` (``1 error``), as pytest says it: the last line of
     a run."""
-    statuses = Counter(r.status for r in results)
-    errors = statuses["error"]
+    counts = tally(results)
+    errors = counts["error"]
     return (
-        f"{statuses['pass']} passed, {statuses['fail']} failed, "
+        f"{counts['pass']} passed, {counts['fail']} failed, "
         f"{errors} {'error' if errors == 1 else 'errors'}"
     )
 
@@ -408,9 +415,13 @@ def run_command(args: argparse.Namespace) -> int:
         return _usage("no cases: give a PATH (the default folders do not exist)")
     if args.jobs < 1:
         return _usage(f"--jobs must be at least 1, not {args.jobs}")
-    problem = _missing(paths) or (args.junit and _unwritable("--junit", args.junit))
-    if problem:
-        return _usage(problem)
+    problems = [_missing(paths)]
+    for option, target in (("--junit", args.junit), ("--json", args.json)):
+        if target:
+            problems.append(_unwritable(option, target))
+    for problem in problems:
+        if problem:
+            return _usage(problem)
     adapter: Adapter | None = None
     if args.target:
         try:
@@ -424,24 +435,45 @@ def run_command(args: argparse.Namespace) -> int:
     run = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add)
     summary.flush()
     summary.skipped(run.skipped)
+    seconds = time.perf_counter() - started
     results = run.results
+    written = _write_reports(args, run, seconds)
+    if not results:
+        print("no cases found under " + ", ".join(map(str, paths)), file=sys.stderr)
+    elif not args.quiet:
+        print(f"({seconds:.1f} s)")
+    print(counts_line(results))
+    if not written:
+        return 2
+    return 0 if results and all(r.passed for r in results) else 1
+
+
+def _write_reports(args: argparse.Namespace, run: SuiteRun, seconds: float) -> bool:
+    """The --junit and --json reports asked for; False when one could not be written."""
     written = True
     if args.junit:
         from referee.conformance.junit import write_junit
 
         try:
-            write_junit(args.junit, results)
+            write_junit(args.junit, run.results)
         except OSError as error:
             print(f"bhabhi conformance run: cannot write {args.junit}: {error}", file=sys.stderr)
             written = False
-    if not results:
-        print("no cases found under " + ", ".join(map(str, paths)), file=sys.stderr)
-    elif not args.quiet:
-        print(f"({time.perf_counter() - started:.1f} s)")
-    print(counts_line(results))
-    if not written:
-        return 2
-    return 0 if results and all(r.passed for r in results) else 1
+    if args.json:
+        from referee.conformance.jsonreport import results_json, write_json
+
+        document = results_json(
+            run.results,
+            implementation=f"referee at {args.target}" if args.target else "engine",
+            skipped=[(s.path, s.why) for s in run.skipped],
+            seconds=seconds,
+        )
+        try:
+            write_json(args.json, document)
+        except OSError as error:
+            print(f"bhabhi conformance run: cannot write {args.json}: {error}", file=sys.stderr)
+            written = False
+    return written
 
 
 def _usage(message: str) -> int:

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from referee.conformance.runner import CaseResult, Failure
+from referee.conformance.runner import CaseResult, Failure, tally
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 """Control characters that XML 1.0 forbids even escaped: one in a message would make the
@@ -50,13 +50,12 @@ def junit_xml(results: Sequence[CaseResult], *, suite: str = "bhabhi-conformance
     """The report of one run, as UTF-8 XML bytes: a case that departs from the
     implementation is a ``<failure>``, one that could not be judged (malformed, unreadable,
     the implementation unusable: ``CaseResult.status``) an ``<error>``."""
-    failed = sum(1 for r in results if r.status == "fail")
-    errors = sum(1 for r in results if r.status == "error")
+    tallied = tally(results)
     total_time = sum(r.seconds for r in results)
     counts = {
         "tests": str(len(results)),
-        "failures": str(failed),
-        "errors": str(errors),
+        "failures": str(tallied["fail"]),
+        "errors": str(tallied["error"]),
         "time": f"{total_time:.3f}",
     }
     root = ET.Element("testsuites", {"name": suite, **counts})

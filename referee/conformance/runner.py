@@ -187,38 +187,53 @@ _UNORDERED = {"cards", "to_act", "out", "hand", "losing_team"}
 """Keys whose lists are compared as sets: the order of cards in a pile is not a rule."""
 
 
-def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
+@dataclass(frozen=True)
+class Difference:
+    """One place where what happened departs from what a case expects."""
+
+    field: str
+    """The path of the case's key that did not hold (``events[0].seat``, ``state.turn``)."""
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.problem}"
+
+
+def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
     """Where ``actual`` departs from ``expected``; keys absent from ``expected`` are free."""
     if expected == actual:  # the usual case, and most of a replay's time without this
         return []
+    here = path or "value"
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
-            return [f"{path or 'value'}: expected a mapping, got {actual!r}"]
-        found: list[str] = []
+            return [Difference(here, f"expected a mapping, got {actual!r}")]
+        found: list[Difference] = []
         for key, value in expected.items():
-            here = f"{path}.{key}" if path else str(key)
+            inner = f"{path}.{key}" if path else str(key)
             if key not in actual:
-                found.append(f"{here}: missing (expected {value!r})")
+                found.append(Difference(inner, f"missing (expected {value!r})"))
             else:
-                found.extend(differences(value, actual[key], here))
+                found.extend(differences(value, actual[key], inner))
         return found
     if isinstance(expected, list) and isinstance(actual, list):
         parts = path.split(".")
         in_set = len(parts) > 1 and parts[-2] in ("legal", "hands")  # state.legal.0
         if parts[-1] in _UNORDERED or in_set:
             if sorted(map(_norm, expected)) != sorted(map(_norm, actual)):
-                return [f"{path}: expected {expected} (any order), got {actual}"]
+                return [Difference(here, f"expected {expected} (any order), got {actual}")]
             return []
         if len(expected) != len(actual):
             return [
-                f"{path}: expected {len(expected)} items {expected}, got {len(actual)} {actual}"
+                Difference(
+                    here, f"expected {len(expected)} items {expected}, got {len(actual)} {actual}"
+                )
             ]
-        out: list[str] = []
+        out: list[Difference] = []
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             out.extend(differences(e, a, f"{path}[{i}]"))
         return out
     if _norm(expected) != _norm(actual):
-        return [f"{path or 'value'}: expected {expected!r}, got {actual!r}"]
+        return [Difference(here, f"expected {expected!r}, got {actual!r}")]
     return []
 
 
@@ -257,6 +272,10 @@ class Failure:
     hand: int | None = None
     """For a case of several hands: 0 for the case's own hand, n for ``next_hands[n-1]``;
     None for a case of one hand."""
+    field: str | None = None
+    """The case's key that did not hold, as a path from the step (``events[0].seat``,
+    ``state.turn``, ``refused``) or from the hand or case (``initial_state.turn``,
+    ``result.bhabhi``, ``session_result.chips``); None when no one key is at fault."""
     error: bool = False
     """True when the case could not be judged: the case is at fault (unreadable, malformed,
     a card it cannot spell, rules that differ from the ones it was recorded on) or the
@@ -319,6 +338,17 @@ class CaseResult:
         if not self.failures:
             return "pass"
         return "error" if any(f.error for f in self.failures) else "fail"
+
+
+STATUSES = ("pass", "fail", "error")
+
+
+def tally(results: Iterable[CaseResult]) -> dict[str, int]:
+    """How many results have each of ``STATUSES``."""
+    counts = dict.fromkeys(STATUSES, 0)
+    for result in results:
+        counts[result.status] += 1
+    return counts
 
 
 @lru_cache(maxsize=1)
@@ -474,13 +504,15 @@ def run_case(
                     result.failures.append(Failure(None, wrong, phase, hand))
                     return result
             if "initial_state" in spec:
-                for d in differences(spec["initial_state"], adapter.state(), "state"):
-                    result.failures.append(Failure(None, d, phase, hand))
+                for d in differences(spec["initial_state"], adapter.state(), "initial_state"):
+                    result.failures.append(Failure(None, str(d), phase, hand, d.field))
             phase = "action"
             for index, step in enumerate(spec["steps"]):
-                failure = _run_step(adapter, step)
-                if failure:
-                    result.failures.append(Failure(index, failure, phase, hand))
+                found = _run_step(adapter, step)
+                if found:
+                    result.failures.extend(
+                        Failure(index, what, phase, hand, where) for where, what in found
+                    )
                     return result  # later steps would only repeat the damage
             phase, index = "end", None
             expected = spec.get("result")
@@ -492,11 +524,12 @@ def run_case(
                     )
                     return result
                 for d in differences(expected, actual, "result"):
-                    result.failures.append(Failure(None, d, phase, hand))
+                    result.failures.append(Failure(None, str(d), phase, hand, d.field))
         phase, hand = "session", None
         if "session_result" in case:
-            for d in differences(case["session_result"], adapter.session_result(), "session"):
-                result.failures.append(Failure(None, d, phase))
+            actual = adapter.session_result()
+            for d in differences(case["session_result"], actual, "session_result"):
+                result.failures.append(Failure(None, str(d), phase, field=d.field))
     except CaseError as error:
         result.failures.append(Failure(index, str(error), phase, hand, error=True))
     except Exception as error:
@@ -513,7 +546,14 @@ def _crash(error: BaseException) -> str:
     return f"the implementation raised {type(error).__name__}: {error}"
 
 
-def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> str:
+MAX_PER_STEP = 3
+"""Differences reported per step: a wrong card early on changes a whole view."""
+
+StepProblem = tuple[str | None, str]
+"""(the field of the step that did not hold, or None; the message)."""
+
+
+def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> list[StepProblem]:
     seat, action = step["seat"], step["action"]
     label = f"seat {seat} {action}"
     if "refused" in step:
@@ -522,29 +562,33 @@ def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> str:
             events = adapter.act(seat, action)
         except Refused as refusal:
             if refusal.reason != step["refused"]:
-                return f"{label}: refused with {refusal.reason!r}, expected {step['refused']!r}"
+                wrong = f"refused with {refusal.reason!r}, expected {step['refused']!r}"
+                return [("refused", f"{label}: {wrong}")]
             after = adapter.state()
             changed = differences(before, after, "state")
             if changed:
-                return f"{label}: refused, but the state changed: {'; '.join(changed[:3])}"
-            return ""
-        return f"{label}: expected refusal {step['refused']!r}, but it was accepted ({events})"
+                listed = "; ".join(map(str, changed[:MAX_PER_STEP]))
+                return [("refused", f"{label}: refused, but the state changed: {listed}")]
+            return []
+        accepted = f"expected refusal {step['refused']!r}, but it was accepted ({events})"
+        return [("refused", f"{label}: {accepted}")]
     try:
         events = adapter.act(seat, action)
     except Refused as refusal:
-        return f"{label}: refused with {refusal.reason!r} ({refusal}), expected it to be accepted"
+        wrong = f"refused with {refusal.reason!r} ({refusal}), expected it to be accepted"
+        return [(None, f"{label}: {wrong}")]
     if "events" in step:
         found = differences(step["events"], events, "events")
         if found:
-            return f"{label}: " + "; ".join(found[:3])
+            return [(d.field, f"{label}: {d}") for d in found[:MAX_PER_STEP]]
     if "state" in step:
         expected = step["state"]
         state_of = getattr(adapter, "state_of", None)  # an optional, cheaper partial state
         actual = state_of(expected.keys()) if callable(state_of) else adapter.state()
         found = differences(expected, actual, "state")
         if found:
-            return f"{label}: " + "; ".join(found[:3])
-    return ""
+            return [(d.field, f"{label}: {d}") for d in found[:MAX_PER_STEP]]
+    return []
 
 
 def is_case_file(path: Path) -> bool:
