@@ -12,6 +12,7 @@ import copy
 import gzip
 import json
 import random
+import re
 import sys
 import types
 import xml.etree.ElementTree as ET
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
+from referee.cards import CardSyntaxError
 from referee.cli import main
 from referee.conformance import mutants
 from referee.conformance.coverage import CLAUSES, is_clause
@@ -364,6 +366,60 @@ def test_json_to_a_folder_that_does_not_exist_is_a_usage_error(
     target = tmp_path / "nowhere" / "results.json"
     code, out, err = run(capsys, "run", "--json", str(target), str(tmp_path))
     assert code == 2 and out == "" and "--json" in err and "no folder" in err
+
+
+def spelled_with_t(value: Any) -> Any:
+    """``value`` with every ten written ``T`` (``10S`` -> ``TS``), as other engines write it."""
+    if isinstance(value, str):
+        return re.sub(r"\b10([CDHS])", r"T\1", value)
+    if isinstance(value, list):
+        return [spelled_with_t(v) for v in value]
+    if isinstance(value, dict):
+        return {k: spelled_with_t(v) for k, v in value.items()}
+    return value
+
+
+def test_a_ten_may_be_written_t_and_is_always_shown_10(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = spelled_with_t(passing_case("tens"))
+    text = json.dumps(case)
+    assert re.search(r"\bT[CDHS]\b", text) and not re.search(r"\b10[CDHS]\b", text)
+    assert validate_case(case) == []
+    assert run_case(case, EngineAdapter()).passed
+
+    played_ten = next(
+        i for i, s in enumerate(case["steps"]) if s["action"].startswith("T") and "events" in s
+    )
+    wrong = copy.deepcopy(case)
+    other_ten = "TH" if case["steps"][played_ten]["action"] == "TS" else "TS"
+    wrong["steps"][played_ten]["events"][0]["card"] = other_ten
+    write_yaml(tmp_path / "wrong.yaml", wrong)
+    code, out, _ = run(capsys, "run", str(tmp_path))
+    assert code == 1
+    line = next(line for line in out.splitlines() if "events[0].card" in line)
+    assert not re.search(r"\bT[CDHS]\b", line), line  # the case's T is shown as 10
+    assert re.search(r"seat \d 10[CDHS]: events\[0\]\.card: expected '10[SH]'", line), line
+
+
+def test_the_engine_and_the_referee_read_t_as_ten() -> None:
+    from referee.cards import card_str, parse_card
+    from referee.engine import Action
+    from referee.server.table.referee import parse_play
+
+    assert card_str(parse_card("TS")) == card_str(parse_card("ts")) == "10S"
+    assert parse_card("td/2") == parse_card("10D/2")
+    assert Action.parse("TH") == Action.parse("10H") and str(Action.parse("TH")) == "10H"
+    assert str(parse_play("TC")) == "10C"  # SubmitAction's card
+    with pytest.raises(CardSyntaxError, match="or T for 10"):
+        parse_card("1S")
+
+
+def test_the_card_pattern_follows_the_schema() -> None:
+    from referee.conformance.runner import _CARD
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert _CARD.pattern == schema["$defs"]["card"]["pattern"]
 
 
 def test_target_uses_the_remote_adapter_lazily(

@@ -211,7 +211,7 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
         for key, value in expected.items():
             inner = f"{path}.{key}" if path else str(key)
             if key not in actual:
-                found.append(Difference(inner, f"missing (expected {value!r})"))
+                found.append(Difference(inner, f"missing (expected {shown(value)!r})"))
             else:
                 found.extend(differences(value, actual[key], inner))
         return found
@@ -220,25 +220,36 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
         in_set = len(parts) > 1 and parts[-2] in ("legal", "hands")  # state.legal.0
         if parts[-1] in _UNORDERED or in_set:
             if sorted(map(_norm, expected)) != sorted(map(_norm, actual)):
-                return [Difference(here, f"expected {expected} (any order), got {actual}")]
+                wrong = f"expected {shown(expected)} (any order), got {shown(actual)}"
+                return [Difference(here, wrong)]
             return []
         if len(expected) != len(actual):
-            return [
-                Difference(
-                    here, f"expected {len(expected)} items {expected}, got {len(actual)} {actual}"
-                )
-            ]
+            counts = f"expected {len(expected)} items {shown(expected)}, got {len(actual)}"
+            return [Difference(here, f"{counts} {shown(actual)}")]
         out: list[Difference] = []
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             out.extend(differences(e, a, f"{path}[{i}]"))
         return out
     if _norm(expected) != _norm(actual):
-        return [Difference(here, f"expected {expected!r}, got {actual!r}")]
+        return [Difference(here, f"expected {shown(expected)!r}, got {shown(actual)!r}")]
     return []
 
 
+def shown(value: Any) -> Any:
+    """``value`` as a message shows it: every card in its one written form (``TS`` and
+    ``10s`` are shown ``10S``), whatever the case spelled."""
+    if isinstance(value, str):
+        try:
+            return card_str(parse_card(value))
+        except CardSyntaxError:
+            return value
+    if isinstance(value, list):
+        return [shown(v) for v in value]
+    return value
+
+
 def _norm(value: Any) -> Any:
-    """Cards compare by identity whatever their spelling (``10h`` is ``10H``)."""
+    """Cards compare by identity whatever their spelling (``10h`` and ``TH`` are ``10H``)."""
     if isinstance(value, str):
         try:
             return card_str(parse_card(value))
@@ -391,7 +402,8 @@ def validate_case(case: Any) -> list[str]:
     return found + problems
 
 
-_CARD = re.compile(r"^(10|[2-9JQKA])[CDHS](/[1-9])?$")
+_CARD = re.compile(r"^(10|[2-9TJQKA])[CDHS](/[1-9])?$")
+"""``$defs/card`` of the case schema (a test keeps the two in step)."""
 
 
 def _ints(value: Any) -> bool:
@@ -555,7 +567,7 @@ StepProblem = tuple[str | None, str]
 
 def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> list[StepProblem]:
     seat, action = step["seat"], step["action"]
-    label = f"seat {seat} {action}"
+    label = f"seat {seat} {shown(action)}"
     if "refused" in step:
         before = adapter.state()
         try:
