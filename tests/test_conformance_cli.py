@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import io
 import json
 import random
 import re
@@ -420,6 +421,46 @@ def test_the_card_pattern_follows_the_schema() -> None:
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     assert _CARD.pattern == schema["$defs"]["card"]["pattern"]
+
+
+class Terminal:
+    """A stream that says it is a terminal, as a person's would."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_bar_is_wanted_only_at_a_terminal_outside_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.conformance.progress import wanted
+
+    monkeypatch.delenv("CI", raising=False)
+    assert wanted(Terminal())  # type: ignore[arg-type]
+    assert not wanted(io.StringIO())  # a file or a pipe
+    monkeypatch.setenv("CI", "true")
+    assert not wanted(Terminal())  # type: ignore[arg-type]
+    monkeypatch.setenv("CI", "")
+    assert wanted(Terminal())  # type: ignore[arg-type]
+
+
+def test_long_runs_show_the_count_and_the_rate_at_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [json.dumps(passing_case(f"c{i}", seed=f"s{i}")) for i in range(3)]
+    (tmp_path / "many.jsonl.gz").write_bytes(gzip.compress("\n".join(lines).encode()))
+    write_yaml(tmp_path / "bad.yaml", failing_case())
+    (tmp_path / "summary.json").write_text("{}", encoding="utf-8")
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, "run", str(tmp_path))
+    assert code == 1 and last_line(out) == "3 passed, 1 failed, 0 errors"
+    assert "FAIL " in out and "/5 " in err  # counted ahead: 3 lines, 2 other files
+    assert "case/s" in err and "4/4 " in err  # the skipped file taken out at the end
+    for quiet in (["--no-progress"], ["--quiet"]):
+        code, _, err = run(capsys, "run", *quiet, str(tmp_path))
+        assert code == 1 and "case/s" not in err
+    monkeypatch.setenv("CI", "1")
+    code, _, err = run(capsys, "run", str(tmp_path))
+    assert code == 1 and err == ""
 
 
 def test_target_uses_the_remote_adapter_lazily(

@@ -105,6 +105,11 @@ def register(subparsers: Subparsers) -> None:
         "--quiet", "-q", action="store_true", help="only the failures and the last line"
     )
     run.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (one is drawn only on a terminal, and never when CI is set)",
+    )
+    run.add_argument(
         "--jobs",
         type=int,
         default=1,
@@ -294,8 +299,12 @@ def run_suite(
     *,
     jobs: int = 1,
     on_file: Callable[[str, list[CaseResult]], None] | None = None,
+    on_cases: Callable[[int], None] | None = None,
 ) -> SuiteRun:
-    """Every case under ``paths``, in file order, on ``adapter`` (default: the engine)."""
+    """Every case under ``paths``, in file order, on ``adapter`` (default: the engine).
+
+    ``on_file`` is told each file's results once it is done (in file order); ``on_cases``
+    how many cases were just replayed, as they are (a progress bar's steps)."""
     files = list(case_files(paths))
     run = SuiteRun()
     if adapter is not None or jobs <= 1:
@@ -307,6 +316,8 @@ def run_suite(
                     run.skipped.append(Skipped(loaded.label, loaded.skipped))
                 else:
                     part.append(run_one(loaded, engine))
+                    if on_cases:
+                        on_cases(1)
             run.results.extend(part)
             if on_file and part:
                 on_file(str(found.path), part)
@@ -327,6 +338,8 @@ def run_suite(
         for unit_results, unit_skipped in pool.imap_unordered(_run_unit, units):
             collected.extend(unit_results)
             skipped.extend(unit_skipped)
+            if on_cases:
+                on_cases(len(unit_results))
     collected.sort(key=lambda item: (item[0], item[1]))
     run.skipped = [s for _, s in sorted(skipped, key=lambda item: (item[0], item[1].path))]
     for index, found in enumerate(kept):
@@ -359,8 +372,10 @@ class _Summary:
     """Prints each failure as its file is done, and one line per file of many cases or per
     folder of single-case files (one line per hand-written YAML file would drown them)."""
 
-    def __init__(self, *, quiet: bool) -> None:
+    def __init__(self, *, quiet: bool, write: Callable[[str], None]) -> None:
         self.quiet = quiet
+        self.write = write
+        """Prints a line (above the progress bar, when there is one)."""
         self.group = ""
         self.results: list[CaseResult] = []
 
@@ -371,20 +386,20 @@ class _Summary:
             self.group = group
         for result in results:
             if not result.passed:
-                print(format_failure(result), flush=True)
+                self.write(format_failure(result))
         self.results.extend(results)
 
     def flush(self) -> None:
         if self.group and not self.quiet:
-            print(f"{self.group}: {counts_line(self.results)}", flush=True)
+            self.write(f"{self.group}: {counts_line(self.results)}")
         self.group, self.results = "", []
 
     def skipped(self, skipped: Sequence[Skipped]) -> None:
         if skipped and not self.quiet:
             files = "file" if len(skipped) == 1 else "files"
-            print(f"skipped {len(skipped)} {files} that hold no case:", flush=True)
+            self.write(f"skipped {len(skipped)} {files} that hold no case:")
             for item in skipped:
-                print(f"    {item.path}: {item.why}", flush=True)
+                self.write(f"    {item.path}: {item.why}")
 
 
 def _missing(paths: Sequence[Path]) -> str:
@@ -430,11 +445,16 @@ def run_command(args: argparse.Namespace) -> int:
             return _usage(f"the gRPC adapter is not available: {error}")
         adapter = RemoteAdapter(args.target)
 
-    summary = _Summary(quiet=args.quiet)
+    from referee.conformance.progress import CaseBar, count_cases, wanted
+
     started = time.perf_counter()
-    run = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add)
-    summary.flush()
-    summary.skipped(run.skipped)
+    shown = not args.quiet and not args.no_progress and wanted()
+    total = count_cases(list(case_files(paths))) if shown else None
+    with CaseBar(total, shown=shown) as bar:
+        summary = _Summary(quiet=args.quiet, write=bar.write)
+        run = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add, on_cases=bar.advance)
+        summary.flush()
+        summary.skipped(run.skipped)
     seconds = time.perf_counter() - started
     results = run.results
     written = _write_reports(args, run, seconds)
