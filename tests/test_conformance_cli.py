@@ -104,7 +104,7 @@ def test_failures_are_reported_with_file_case_step_expected_and_actual(
     assert f"{tmp_path}/: 1 passed, 1 failed, 2 errors" in out
     assert "action 2 (steps[1]): seat" in out and "expected" in out and "got" in out
     assert "cannot read the case file" in out  # the YAML syntax error
-    assert "case: malformed case: (root): 'generated' is a required property" in out
+    assert "case: malformed case: (root): 'clauses' is a required property" in out
 
 
 def test_a_folder_run_skips_files_that_hold_no_case(
@@ -342,6 +342,8 @@ def test_json_results(
     assert [c["status"] for c in document["cases"]] == ["pass", "fail", "error", "pass", "fail"]
     assert by_name["passing"]["failures"] == [] and by_name["passing"]["line"] is None
     assert by_name["passing"]["file"] == "cases/a-ok.yaml"
+    assert by_name["passing"]["provenance"] == {"source": "hand-reasoned"}  # generated: false
+    assert by_name["malformed"]["provenance"] is None
     assert by_name["passing"]["relative"] == "a-ok.yaml"
 
     step = by_name["failing"]["failures"][0]
@@ -529,6 +531,45 @@ def test_the_substitute_ruleset_skips_the_hash_check() -> None:
     assert all("hash" not in f.what for f in result.failures)
 
 
+# --- provenance ---------------------------------------------------------------------------
+
+
+def with_provenance(case: dict[str, Any], provenance: Any) -> dict[str, Any]:
+    changed = {k: v for k, v in case.items() if k != "generated"}
+    changed["provenance"] = provenance
+    return changed
+
+
+def test_provenance_says_where_a_case_comes_from() -> None:
+    from referee.conformance.runner import provenance_of
+
+    case = passing_case()
+    other = {"source": "other-implementation", "implementation": "thulla-js", "version": "2.3.1"}
+    for provenance in ({"source": "hand-reasoned"}, {"source": "this-engine"}, other):
+        changed = with_provenance(case, provenance)
+        assert validate_case(changed) == [], provenance
+        assert provenance_of(changed) == provenance
+        assert run_case(changed, EngineAdapter()).provenance == provenance
+    # The older form is still read, as the provenance it stands for.
+    assert provenance_of({**case, "generated": True}) == {"source": "this-engine"}
+    assert provenance_of({**case, "generated": False}) == {"source": "hand-reasoned"}
+    assert validate_case({**case, "generated": True}) == []
+
+
+def test_a_wrong_or_missing_provenance_is_a_malformed_case() -> None:
+    case = passing_case()
+    unnamed = with_provenance(case, {"source": "other-implementation", "version": "1"})
+    assert validate_case(unnamed) == ["provenance: 'implementation' is a required property"]
+    unknown = validate_case(with_provenance(case, {"source": "folklore"}))
+    assert unknown and unknown[0].startswith("provenance.source: 'folklore' is not one of")
+    both = validate_case({**with_provenance(case, {"source": "this-engine"}), "generated": True})
+    assert both == ["(root): give 'provenance' or the older 'generated', not both"]
+    neither = {k: v for k, v in case.items() if k != "generated"}
+    problems = validate_case(neither)
+    assert len(problems) == 1 and problems[0].startswith("(root): 'provenance' is a required")
+    assert len(problems[0]) < 200  # not the whole case quoted
+
+
 # --- coverage -------------------------------------------------------------------------------
 
 
@@ -546,10 +587,17 @@ def tiny_rules(tmp_path: Path, clauses: list[str]) -> Path:
     return rules
 
 
-def tiny_case(name: str, seed: str, *, generated: bool, clauses: list[str]) -> dict[str, Any]:
+def tiny_case(
+    name: str, seed: str, *, generated: bool, clauses: list[str], other: bool = False
+) -> dict[str, Any]:
+    """A small game; ``other``: as recorded by another implementation (``provenance``)."""
     hand = Hand(load_ruleset("tiny"), 3, seed=seed, dealer=0)
     play_hand(hand, [RandomBot()] * 3, random.Random(seed))
-    return export_hand(hand, name=name, generated=generated, clauses=clauses, full_state=True)
+    case = export_hand(hand, name=name, generated=generated, clauses=clauses, full_state=True)
+    if other:
+        recorded = {"source": "other-implementation", "implementation": "x", "version": "0.9"}
+        case = with_provenance(case, recorded)
+    return case
 
 
 def test_coverage_counts_hand_written_and_generated_apart(
@@ -564,11 +612,21 @@ def test_coverage_counts_hand_written_and_generated_apart(
     code, out, _ = run(capsys, "coverage", "--json", str(cases))
     data = json.loads(out)
     assert code == 1
-    assert data["clauses"]["C1"]["tiny"] == {"hand_written": 1, "generated": 1, "required": True}
-    assert data["clauses"]["C7"]["tiny"] == {"hand_written": 2, "generated": 0, "required": True}
+    counts = {"other_implementation": 0, "required": True}
+    assert data["clauses"]["C1"]["tiny"] == {"hand_written": 1, "generated": 1, **counts}
+    assert data["clauses"]["C7"]["tiny"] == {"hand_written": 2, "generated": 0, **counts}
     assert data["missing"] == [{"ruleset": "tiny", "clause": "P1"}]  # generated does not count
     code, out, _ = run(capsys, "coverage", str(cases))
     assert code == 1 and "tiny: P1" in out and "0+1!" in out
+
+    # Another implementation's game is counted apart, and is not hand-reasoned either.
+    write_yaml(cases / "d.yaml", tiny_case("d", "d", generated=True, clauses=["P1"], other=True))
+    code, out, _ = run(capsys, "coverage", "--json", str(cases))
+    data = json.loads(out)
+    assert code == 1 and data["missing"] == [{"ruleset": "tiny", "clause": "P1"}]
+    assert data["clauses"]["P1"]["tiny"]["other_implementation"] == 1
+    code, out, _ = run(capsys, "coverage", str(cases))
+    assert "0+1+1!" in out and "hand-written+generated+other implementation" in out
 
 
 def test_coverage_passes_when_every_clause_has_a_hand_written_case(

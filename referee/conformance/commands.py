@@ -122,8 +122,9 @@ def register(subparsers: Subparsers) -> None:
         "coverage",
         help="clause x ruleset table of the cases; fails on a clause without a case",
         description="Count, for every clause of the rules catalogue and every ruleset, the "
-        "hand-written and the generated cases that exercise it. Exit 1 when a clause that a "
-        "bundled ruleset follows has no hand-written case.",
+        "cases that exercise it by provenance: hand-written (hand-reasoned), generated (this "
+        "engine's) and, when there are any, recorded by another implementation. Exit 1 when a "
+        "clause that a bundled ruleset follows has no hand-written case.",
     )
     coverage.add_argument(
         "paths", nargs="*", metavar="PATH", help="case files or folders (default: as for run)"

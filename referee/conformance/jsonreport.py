@@ -50,6 +50,7 @@ def case_json(result: CaseResult) -> dict[str, Any]:
         "relative": relative,
         "line": line,
         "status": result.status,
+        "provenance": result.provenance,
         "seconds": round(result.seconds, 6),
         "failures": [failure_json(f) for f in result.failures],
     }

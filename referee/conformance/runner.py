@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
 from referee import bundled
 from referee.cards import CardSyntaxError, card_str, parse_card
@@ -337,6 +337,8 @@ class CaseResult:
     """``path`` relative to the folder given whose search found it (a file named on the
     command line: relative to the current folder, or its name when outside it): the same on
     every machine, so that a report's test names line up from run to run."""
+    provenance: dict[str, str] | None = None
+    """The case's ``provenance_of`` (None for a case that could not be read)."""
 
     @property
     def passed(self) -> bool:
@@ -397,9 +399,44 @@ def validate_case(case: Any) -> list[str]:
             shell["steps"] = light
     schema_errors = sorted(validator.iter_errors(shell), key=lambda e: list(e.absolute_path))
     found = [
-        f"{'.'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in schema_errors
+        f"{'.'.join(map(str, e.absolute_path)) or '(root)'}: {_message(e, shell)}"
+        for e in schema_errors
     ]
     return found + problems
+
+
+def _message(error: ValidationError, case: Any) -> str:
+    """The schema's message, but for the choice of ``provenance`` or ``generated``, whose
+    generic message would quote the whole case."""
+    if error.validator == "oneOf" and not error.absolute_path and isinstance(case, Mapping):
+        if "provenance" in case and "generated" in case:
+            return "give 'provenance' or the older 'generated', not both"
+        return (
+            "'provenance' is a required property (or, in older cases, 'generated'): where "
+            "the case's expectations come from"
+        )
+    return str(error.message)
+
+
+PROVENANCES = ("hand-reasoned", "this-engine", "other-implementation")
+"""``provenance.source`` of the case schema."""
+
+
+def provenance_of(case: Any) -> dict[str, str] | None:
+    """A case's ``provenance``, the older ``generated`` read as one (true: ``this-engine``,
+    false: ``hand-reasoned``); None when it says neither, or not in a form the schema
+    allows."""
+    if not isinstance(case, Mapping):
+        return None
+    given = case.get("provenance")
+    if isinstance(given, Mapping):
+        if given.get("source") not in PROVENANCES:
+            return None
+        return {k: v for k, v in given.items() if isinstance(v, str)}
+    generated = case.get("generated")
+    if isinstance(generated, bool) and given is None:
+        return {"source": "this-engine" if generated else "hand-reasoned"}
+    return None
 
 
 _CARD = re.compile(r"^(10|[2-9TJQKA])[CDHS](/[1-9])?$")
@@ -485,7 +522,7 @@ def run_case(
     ``check_schema=False`` skips validation for cases already validated (mutation runs).
     """
     name = case.get("name", path) if isinstance(case, Mapping) else path
-    result = CaseResult(str(name), path)
+    result = CaseResult(str(name), path, provenance=provenance_of(case))
     problems = validate_case(case) if check_schema else []
     if problems:
         result.failures.extend(
