@@ -129,12 +129,20 @@ def test_a_folder_run_skips_files_that_hold_no_case(
         assert f"{tmp_path / name}: not a case (no format: bhabhi-case/...)" in out
     assert "'format' is a required property" in out
 
+    code, out, _ = run(capsys, "run", "--jobs", "2", str(tmp_path))
+    assert last_line(out) == "1 passed, 0 failed, 1 error" and "skipped 4 files" in out
+
+    # Named on the command line, a file is read as cases whatever it holds.
     code, out, _ = run(capsys, "run", str(summary))
     assert code == 1 and last_line(out) == "0 passed, 0 failed, 1 error"
     assert "malformed case" in out and "skipped" not in out
+    code, out, _ = run(capsys, "run", str(tmp_path / "log.jsonl"))
+    assert last_line(out) == "0 passed, 0 failed, 2 errors"  # each line a malformed case
 
-    code, out, _ = run(capsys, "run", "--jobs", "2", str(tmp_path))
-    assert last_line(out) == "1 passed, 0 failed, 1 error" and "skipped 4 files" in out
+    for name in ("log.jsonl", "ci.yml", "list.yaml", "forgot-format.yaml"):
+        (tmp_path / name).unlink()
+    code, out, _ = run(capsys, "run", str(tmp_path))
+    assert code == 0 and "skipped 1 file that holds no case:" in out
 
 
 def test_failures_say_where_without_a_counting_convention(

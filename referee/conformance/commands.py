@@ -397,8 +397,8 @@ class _Summary:
 
     def skipped(self, skipped: Sequence[Skipped]) -> None:
         if skipped and not self.quiet:
-            files = "file" if len(skipped) == 1 else "files"
-            self.write(f"skipped {len(skipped)} {files} that hold no case:")
+            files = "file that holds" if len(skipped) == 1 else "files that hold"
+            self.write(f"skipped {len(skipped)} {files} no case:")
             for item in skipped:
                 self.write(f"    {item.path}: {item.why}")
 
