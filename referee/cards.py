@@ -6,7 +6,8 @@ ruleset says about Aces: strength within a suit is the ruleset's business (see
 ``CardOrder``), identity is not.  A hand is an ``int`` with bit ``id`` set for each card.
 
 The compact notation is rank then suit (``AS``, ``10H``, ``2C``); a card of the second
-pack carries ``/2`` (``AS/2``).
+pack carries ``/2`` (``AS/2``).  A ten is always written ``10``; ``T`` is read as ten too
+(``TS``, ``th``), as many engines write it, so that their games need no rewriting.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Iterable, Iterator
 
 SUITS = "CDHS"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_ALIASES = {"T": "10"}
+"""Ranks read in another spelling, and the rank each stands for (never written)."""
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 CARDS_PER_PACK = 52
 
@@ -43,7 +46,8 @@ def pack_of(card: Card) -> int:
 
 
 def parse_card(text: str) -> Card:
-    """Read ``AS``, ``10h`` or ``QD/2``; raise CardSyntaxError naming the input otherwise."""
+    """Read ``AS``, ``10h``, ``TS`` (a ten) or ``QD/2``; raise CardSyntaxError naming the
+    input otherwise.  ``card_str`` writes every card back in one form (``10S``)."""
     raw = text.strip().upper()
     pack = 0
     if "/" in raw:
@@ -51,12 +55,13 @@ def parse_card(text: str) -> Card:
         if not pack_text.isdigit() or int(pack_text) < 1:
             raise CardSyntaxError(f"{text!r} is not a card: the pack after '/' must be 1 or more")
         pack = int(pack_text) - 1
-    if len(raw) < 2 or raw[-1] not in SUITS or raw[:-1] not in RANKS:
+    rank = RANK_ALIASES.get(raw[:-1], raw[:-1])
+    if len(raw) < 2 or raw[-1] not in SUITS or rank not in RANKS:
         raise CardSyntaxError(
             f"{text!r} is not a card: write rank then suit, for example AS, 10H, 2C "
-            f"(ranks {' '.join(RANKS)}; suits {' '.join(SUITS)})"
+            f"(ranks {' '.join(RANKS)}, or T for 10; suits {' '.join(SUITS)})"
         )
-    return make_card(RANKS.index(raw[:-1]), SUITS.index(raw[-1]), pack)
+    return make_card(RANKS.index(rank), SUITS.index(raw[-1]), pack)
 
 
 MAX_CARD_ID = 1024

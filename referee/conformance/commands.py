@@ -2,9 +2,13 @@
 
 * ``run [PATH...]`` replays cases (default ``conformance/cases`` and ``conformance/corpus``)
   on the engine in process, or with ``--target HOST:PORT`` on any referee through its public
-  gRPC API.  Each failure names the file, the case, the step, and what was expected and what
-  happened; the last line is ``N passed, M failed``; the exit status is 0 only when every case
-  passed.  A malformed or unreadable case file is a failed case, never a traceback.
+  gRPC API.  Each failure names the file, the case, where in it (``action 3 (steps[2])``,
+  ``at the deal`` ...), and what was expected and what happened; the last line is ``N
+  passed, M failed, K errors``; the exit status is 0 only when every case passed.  A case
+  that departs from the implementation failed; one that could not be judged (malformed,
+  unreadable, the implementation unusable) is an error, never a traceback; a file in a
+  folder that holds no case (by its content: ``runner.is_case_document``) is skipped and
+  listed.  A path that does not exist, or a report that cannot be written, is bad usage.
 * ``coverage`` prints the clause x ruleset table and fails when a clause a bundled ruleset
   follows has no hand-written case.
 * ``mutants`` changes each bundled ruleset in one option at a time and replays its cases on
@@ -19,26 +23,33 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 import time
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.conformance.runner import (
     CASES,
     CORPUS,
+    NOT_A_CASE,
     Adapter,
+    CaseFile,
     CaseResult,
     EngineAdapter,
     Failure,
     LoadedCase,
     case_files,
     is_lines_file,
+    lines_hold_cases,
     load_cases,
     read_lines,
+    relative_path,
     run_loaded,
+    tally,
 )
 
 if TYPE_CHECKING:
@@ -61,7 +72,9 @@ def register(subparsers: Subparsers) -> None:
         help="replay cases and report every failure",
         description="Replay conformance cases (.yaml, .yml, .json, or many per .jsonl / "
         ".jsonl.gz file) on the engine, or on a referee with --target. The last line is "
-        "'N passed, M failed'; the exit status is 0 only when every case passed.",
+        "'N passed, M failed, K errors' (an error: a case that could not be judged, such as "
+        "a malformed one); the exit status is 0 only when every case passed, 2 for bad usage "
+        "(a PATH that does not exist, a report that cannot be written).",
     )
     run.add_argument(
         "paths",
@@ -75,9 +88,26 @@ def register(subparsers: Subparsers) -> None:
         help="replay on the referee at HOST:PORT through the public gRPC API (run it with "
         "--test-mode: cases dictate the deal)",
     )
-    run.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    run.add_argument(
+        "--junit",
+        metavar="FILE",
+        help="also write a JUnit XML report to FILE (checked before the run: its folder must "
+        "exist)",
+    )
+    run.add_argument(
+        "--json",
+        metavar="FILE",
+        help="also write the results as JSON to FILE: every case, its status, every failure "
+        "with its step and field, the totals (format: conformance/README.md; checked before "
+        "the run like --junit)",
+    )
     run.add_argument(
         "--quiet", "-q", action="store_true", help="only the failures and the last line"
+    )
+    run.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (one is drawn only on a terminal, and never when CI is set)",
     )
     run.add_argument(
         "--jobs",
@@ -92,8 +122,9 @@ def register(subparsers: Subparsers) -> None:
         "coverage",
         help="clause x ruleset table of the cases; fails on a clause without a case",
         description="Count, for every clause of the rules catalogue and every ruleset, the "
-        "hand-written and the generated cases that exercise it. Exit 1 when a clause that a "
-        "bundled ruleset follows has no hand-written case.",
+        "cases that exercise it by provenance: hand-written (hand-reasoned), generated (this "
+        "engine's) and, when there are any, recorded by another implementation. Exit 1 when a "
+        "clause that a bundled ruleset follows has no hand-written case.",
     )
     coverage.add_argument(
         "paths", nargs="*", metavar="PATH", help="case files or folders (default: as for run)"
@@ -177,32 +208,40 @@ def _paths(raw: Sequence[str]) -> list[Path]:
     return [p for p in DEFAULT_PATHS if p.exists()]
 
 
-Unit = tuple[int, str, int, int]
-"""(file index, file, k, K): the cases of one file whose position i has i % K == k."""
+Unit = tuple[int, str, str | None, int, int]
+"""(file index, file, the folder it was found in, k, K): the cases of one file whose
+position i has i % K == k."""
 
 
-def _units(files: Sequence[Path], jobs: int) -> list[Unit]:
+def _units(files: Sequence[CaseFile], jobs: int) -> list[Unit]:
     units: list[Unit] = []
-    for index, path in enumerate(files):
-        stride = 2 * jobs if is_lines_file(path) else 1
-        units.extend((index, str(path), k, stride) for k in range(stride))
+    for index, found in enumerate(files):
+        folder = None if found.folder is None else str(found.folder)
+        stride = 2 * jobs if is_lines_file(found.path) else 1
+        units.extend((index, str(found.path), folder, k, stride) for k in range(stride))
     return units
 
 
-def _load_unit(path: Path, k: int, stride: int) -> list[LoadedCase]:
+def _load_unit(path: Path, folder: Path | None, k: int, stride: int) -> list[LoadedCase]:
+    """The cases of one unit; a JSON lines file split among units was found to hold cases
+    by ``run_suite`` already."""
     if stride == 1 or not is_lines_file(path):
-        return list(load_cases(path))
+        return list(load_cases(path, folder=folder))
+    rel = relative_path(path, folder)
     loaded: list[LoadedCase] = []
     try:
         for position, (number, line) in enumerate(read_lines(path)):
             if position % stride == k:
+                at = f"{path}:{number}", f"{rel}:{number}"
                 try:
-                    loaded.append(LoadedCase(f"{path}:{number}", json.loads(line)))
+                    loaded.append(LoadedCase(at[0], json.loads(line), relative=at[1]))
                 except ValueError as error:
-                    loaded.append(LoadedCase(f"{path}:{number}", error=f"not a JSON case: {error}"))
+                    why = f"not a JSON case: {error}"
+                    loaded.append(LoadedCase(at[0], error=why, relative=at[1]))
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:  # told once, by k == 0
         if k == 0:
-            loaded.append(LoadedCase(str(path), error=f"cannot read the case file: {error}"))
+            why = f"cannot read the case file: {error}"
+            loaded.append(LoadedCase(str(path), error=why, relative=rel))
     return loaded
 
 
@@ -220,15 +259,39 @@ def run_one(loaded: LoadedCase, adapter: Adapter) -> CaseResult:
     return result
 
 
-def _run_unit(unit: Unit) -> list[tuple[int, int, CaseResult]]:
-    index, path, k, stride = unit
+@dataclass
+class Skipped:
+    """A file found in a folder that holds no case, and why it was not read as one."""
+
+    path: str
+    why: str
+
+
+UnitResults = tuple[list[tuple[int, int, CaseResult]], list[tuple[int, Skipped]]]
+
+
+def _run_unit(unit: Unit) -> UnitResults:
+    index, path, folder, k, stride = unit
     adapter = EngineAdapter()
     out: list[tuple[int, int, CaseResult]] = []
-    for loaded in _load_unit(Path(path), k, stride):
+    skipped: list[tuple[int, Skipped]] = []
+    lines = is_lines_file(Path(path))
+    for loaded in _load_unit(Path(path), None if folder is None else Path(folder), k, stride):
+        if loaded.skipped:
+            skipped.append((index, Skipped(loaded.label, loaded.skipped)))
+            continue
         line = loaded.label.rsplit(":", 1)[-1]
-        order = int(line) if is_lines_file(Path(path)) and line.isdigit() else 0
+        order = int(line) if lines and line.isdigit() else 0
         out.append((index, order, run_one(loaded, adapter)))
-    return out
+    return out, skipped
+
+
+@dataclass
+class SuiteRun:
+    """What a run found: every case's result in file order, and the files skipped."""
+
+    results: list[CaseResult] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 def run_suite(
@@ -237,66 +300,129 @@ def run_suite(
     *,
     jobs: int = 1,
     on_file: Callable[[str, list[CaseResult]], None] | None = None,
-) -> list[CaseResult]:
-    """Every case under ``paths``, in file order, on ``adapter`` (default: the engine)."""
+    on_cases: Callable[[int], None] | None = None,
+) -> SuiteRun:
+    """Every case under ``paths``, in file order, on ``adapter`` (default: the engine).
+
+    ``on_file`` is told each file's results once it is done (in file order); ``on_cases``
+    how many cases were just replayed, as they are (a progress bar's steps)."""
     files = list(case_files(paths))
-    results: list[CaseResult] = []
+    run = SuiteRun()
     if adapter is not None or jobs <= 1:
         engine = adapter if adapter is not None else EngineAdapter()
-        for path in files:
-            part = [run_one(loaded, engine) for loaded in load_cases(path)]
-            results.extend(part)
-            if on_file:
-                on_file(str(path), part)
-        return results
-    units = _units(files, jobs)
+        for found in files:
+            part: list[CaseResult] = []
+            for loaded in load_cases(found.path, folder=found.folder):
+                if loaded.skipped:
+                    run.skipped.append(Skipped(loaded.label, loaded.skipped))
+                else:
+                    part.append(run_one(loaded, engine))
+                    if on_cases:
+                        on_cases(1)
+            run.results.extend(part)
+            if on_file and part:
+                on_file(str(found.path), part)
+        return run
+    # A JSON lines file is split among the workers by line: whether it holds cases at all is
+    # decided here, once, by its first line.
+    skipped: list[tuple[int, Skipped]] = []
+    kept: list[CaseFile] = []
+    for found in files:
+        searched_lines = found.folder is not None and is_lines_file(found.path)
+        if searched_lines and not lines_hold_cases(found.path):
+            skipped.append((len(kept), Skipped(str(found.path), NOT_A_CASE)))
+        else:
+            kept.append(found)
+    units = _units(kept, jobs)
     collected: list[tuple[int, int, CaseResult]] = []
     with multiprocessing.Pool(min(jobs, len(units)) or 1) as pool:
-        for unit_results in pool.imap_unordered(_run_unit, units):
+        for unit_results, unit_skipped in pool.imap_unordered(_run_unit, units):
             collected.extend(unit_results)
+            skipped.extend(unit_skipped)
+            if on_cases:
+                on_cases(len(unit_results))
     collected.sort(key=lambda item: (item[0], item[1]))
-    for index, path in enumerate(files):
+    run.skipped = [s for _, s in sorted(skipped, key=lambda item: (item[0], item[1].path))]
+    for index, found in enumerate(kept):
         of_file = [r for i, _, r in collected if i == index]
-        results.extend(of_file)
-        if on_file:
-            on_file(str(path), of_file)
-    return results
+        run.results.extend(of_file)
+        if on_file and of_file:
+            on_file(str(found.path), of_file)
+    return run
 
 
 def format_failure(result: CaseResult) -> str:
-    lines = [f"FAIL {result.path}: case {result.name!r}"]
-    for failure in result.failures:
-        where = "start/result" if failure.step is None else f"step {failure.step}"
-        lines.append(f"    {where}: {failure.what}")
+    word = "ERROR" if result.status == "error" else "FAIL"
+    lines = [f"{word} {result.path}: case {result.name!r}"]
+    lines.extend(f"    {failure}" for failure in result.failures)
     return "\n".join(lines)
+
+
+def counts_line(results: Sequence[CaseResult]) -> str:
+    """``N passed, M failed, K errors`` (``1 error``), as pytest says it: the last line of
+    a run."""
+    counts = tally(results)
+    errors = counts["error"]
+    return (
+        f"{counts['pass']} passed, {counts['fail']} failed, "
+        f"{errors} {'error' if errors == 1 else 'errors'}"
+    )
 
 
 class _Summary:
     """Prints each failure as its file is done, and one line per file of many cases or per
     folder of single-case files (one line per hand-written YAML file would drown them)."""
 
-    def __init__(self, *, quiet: bool) -> None:
+    def __init__(self, *, quiet: bool, write: Callable[[str], None]) -> None:
         self.quiet = quiet
+        self.write = write
+        """Prints a line (above the progress bar, when there is one)."""
         self.group = ""
-        self.passed = 0
-        self.failed = 0
+        self.results: list[CaseResult] = []
 
     def add(self, path: str, results: list[CaseResult]) -> None:
         group = path if is_lines_file(Path(path)) else str(Path(path).parent) + "/"
         if group != self.group:
             self.flush()
-            self.group, self.passed, self.failed = group, 0, 0
+            self.group = group
         for result in results:
             if not result.passed:
-                print(format_failure(result), flush=True)
-        failed = sum(1 for r in results if not r.passed)
-        self.passed += len(results) - failed
-        self.failed += failed
+                self.write(format_failure(result))
+        self.results.extend(results)
 
     def flush(self) -> None:
         if self.group and not self.quiet:
-            print(f"{self.group}: {self.passed} passed, {self.failed} failed", flush=True)
-        self.group = ""
+            self.write(f"{self.group}: {counts_line(self.results)}")
+        self.group, self.results = "", []
+
+    def skipped(self, skipped: Sequence[Skipped]) -> None:
+        if skipped and not self.quiet:
+            files = "file that holds" if len(skipped) == 1 else "files that hold"
+            self.write(f"skipped {len(skipped)} {files} no case:")
+            for item in skipped:
+                self.write(f"    {item.path}: {item.why}")
+
+
+def _missing(paths: Sequence[Path]) -> str:
+    """The usage error for paths that do not exist (a typo must not pass as a failed or an
+    empty run), or ''."""
+    missing = [str(p) for p in paths if not p.exists()]
+    if not missing:
+        return ""
+    return f"no such file or folder: {', '.join(missing)}"
+
+
+def _unwritable(option: str, target: str) -> str:
+    """Why a report cannot be written at ``target``, told before the run, or ''."""
+    path = Path(target)
+    folder = path.parent
+    if path.is_dir():
+        return f"{option} {target}: cannot write the report there: it is a folder"
+    if not folder.is_dir():
+        return f"{option} {target}: cannot write the report there: no folder {folder}"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{option} {target}: cannot write the report there: permission denied"
+    return ""
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -305,6 +431,13 @@ def run_command(args: argparse.Namespace) -> int:
         return _usage("no cases: give a PATH (the default folders do not exist)")
     if args.jobs < 1:
         return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    problems = [_missing(paths)]
+    for option, target in (("--junit", args.junit), ("--json", args.json)):
+        if target:
+            problems.append(_unwritable(option, target))
+    for problem in problems:
+        if problem:
+            return _usage(problem)
     adapter: Adapter | None = None
     if args.target:
         try:
@@ -313,25 +446,55 @@ def run_command(args: argparse.Namespace) -> int:
             return _usage(f"the gRPC adapter is not available: {error}")
         adapter = RemoteAdapter(args.target)
 
-    summary = _Summary(quiet=args.quiet)
+    from referee.conformance.progress import CaseBar, count_cases, wanted
+
     started = time.perf_counter()
-    results = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add)
-    summary.flush()
+    shown = not args.quiet and not args.no_progress and wanted()
+    total = count_cases(list(case_files(paths))) if shown else None
+    with CaseBar(total, shown=shown) as bar:
+        summary = _Summary(quiet=args.quiet, write=bar.write)
+        run = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add, on_cases=bar.advance)
+        summary.flush()
+        summary.skipped(run.skipped)
+    seconds = time.perf_counter() - started
+    results = run.results
+    written = _write_reports(args, run, seconds)
+    if not results:
+        print("no cases found under " + ", ".join(map(str, paths)), file=sys.stderr)
+    elif not args.quiet:
+        print(f"({seconds:.1f} s)")
+    print(counts_line(results))
+    if not written:
+        return 2
+    return 0 if results and all(r.passed for r in results) else 1
+
+
+def _write_reports(args: argparse.Namespace, run: SuiteRun, seconds: float) -> bool:
+    """The --junit and --json reports asked for; False when one could not be written."""
+    written = True
     if args.junit:
         from referee.conformance.junit import write_junit
 
         try:
-            write_junit(args.junit, results)
+            write_junit(args.junit, run.results)
         except OSError as error:
             print(f"bhabhi conformance run: cannot write {args.junit}: {error}", file=sys.stderr)
-    passed = sum(1 for r in results if r.passed)
-    failed = len(results) - passed
-    if not results:
-        print("no cases found under " + ", ".join(map(str, paths)), file=sys.stderr)
-    elif not args.quiet:
-        print(f"({time.perf_counter() - started:.1f} s)")
-    print(f"{passed} passed, {failed} failed")
-    return 0 if results and not failed else 1
+            written = False
+    if args.json:
+        from referee.conformance.jsonreport import results_json, write_json
+
+        document = results_json(
+            run.results,
+            implementation=f"referee at {args.target}" if args.target else "engine",
+            skipped=[(s.path, s.why) for s in run.skipped],
+            seconds=seconds,
+        )
+        try:
+            write_json(args.json, document)
+        except OSError as error:
+            print(f"bhabhi conformance run: cannot write {args.json}: {error}", file=sys.stderr)
+            written = False
+    return written
 
 
 def _usage(message: str) -> int:
@@ -352,7 +515,10 @@ def coverage_command(args: argparse.Namespace) -> int:
             required[ruleset_id] = load_ruleset(ruleset_id).clauses
         except RulesetError as error:
             return _usage(f"bundled ruleset {ruleset_id!r} does not load: {error}")
-    coverage = count_facts(scan(_paths(args.paths)), required)
+    paths = _paths(args.paths)
+    if _missing(paths):
+        return _usage(_missing(paths))
+    coverage = count_facts(scan(paths), required)
     missing = coverage.missing()
     if args.json:
         print(json.dumps(to_json(coverage), sort_keys=True))
@@ -387,9 +553,12 @@ def mutants_command(args: argparse.Namespace) -> int:
     for ruleset_id in args.ruleset or []:
         if ruleset_id not in known:
             return _usage(f"no bundled ruleset {ruleset_id!r} (known: {', '.join(sorted(known))})")
+    paths = _paths(args.paths)
+    if _missing(paths):
+        return _usage(_missing(paths))
     try:
         report = mutants.run_mutants(
-            _paths(args.paths),
+            paths,
             args.ruleset,
             jobs=args.jobs,
             equivalents=args.equivalents or mutants.EQUIVALENTS,

@@ -1,11 +1,12 @@
 """Which clauses of the rules catalogue the conformance cases exercise, per ruleset.
 
 A case lists the clause IDs it exercises (``clauses``) and names its ruleset; this counts,
-for every (clause, ruleset) pair, the hand-written cases and the generated ones apart.  Only
-hand-written cases satisfy the requirement that every clause a bundled ruleset follows (its
-own ``clauses`` list) is exercised: a generated game records what the engine did, so it
-cannot show that the engine does what the rule says.  The generated counts are shown for
-information only.
+for every (clause, ruleset) pair, the cases of each provenance apart: hand-reasoned
+("hand-written"), exported from this engine ("generated") and recorded by another
+implementation.  Only hand-reasoned cases satisfy the requirement that every clause a
+bundled ruleset follows (its own ``clauses`` list) is exercised: a generated game records
+what the engine did, and another implementation's game what that one did, so neither can
+show that an engine does what the rule says.  The other counts are shown for information.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from referee.conformance.runner import (
     LoadedCase,
     case_files,
     is_lines_file,
+    lines_hold_cases,
     load_cases,
+    provenance_of,
     read_lines,
 )
 
@@ -46,6 +49,9 @@ class Coverage:
     hand: Counter[Pair] = field(default_factory=Counter)
     """Hand-written cases per (ruleset, clause)."""
     generated: Counter[Pair] = field(default_factory=Counter)
+    """Cases exported from this engine."""
+    other: Counter[Pair] = field(default_factory=Counter)
+    """Cases recorded by another implementation."""
     required: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Per bundled ruleset, the clauses it says it follows: each needs a hand-written case."""
     unreadable: list[str] = field(default_factory=list)
@@ -54,8 +60,11 @@ class Coverage:
     @property
     def rulesets(self) -> list[str]:
         """The bundled rulesets, then any other ruleset a case names."""
-        seen = {r for r, _ in self.hand} | {r for r, _ in self.generated}
+        seen = {r for counter in self.counters() for r, _ in counter}
         return [*self.required, *sorted(seen - set(self.required))]
+
+    def counters(self) -> tuple[Counter[Pair], ...]:
+        return self.hand, self.generated, self.other
 
     def missing(self) -> list[Pair]:
         """(ruleset, clause) pairs a bundled ruleset requires and no hand-written case has."""
@@ -67,8 +76,8 @@ class Coverage:
         ]
 
 
-Facts = tuple[str, list[str], bool]
-"""What coverage needs of a case: its ruleset id, its clauses, whether it is generated."""
+Facts = tuple[str, list[str], str]
+"""What coverage needs of a case: its ruleset id, its clauses, its ``provenance.source``."""
 
 
 def count(cases: Iterable[LoadedCase], required: Mapping[str, Sequence[str]]) -> Coverage:
@@ -84,8 +93,10 @@ def count_facts(
         if found is None:
             coverage.unreadable.append(label)
             continue
-        ruleset, clauses, generated = found
-        counter = coverage.generated if generated else coverage.hand
+        ruleset, clauses, source = found
+        counter = {"hand-reasoned": coverage.hand, "this-engine": coverage.generated}.get(
+            source, coverage.other
+        )
         for clause in clauses:
             counter[(ruleset, clause)] += 1
     return coverage
@@ -95,11 +106,16 @@ def scan(paths: Iterable[str | Path]) -> Iterator[tuple[str, Facts | None]]:
     """The facts of every case under ``paths``, without parsing a generated game's steps:
     in a JSON lines file the keys coverage needs come before ``players`` (the exporter's
     order), so only that head of the line is parsed when it is valid JSON by itself; any
-    other line is parsed whole."""
-    for path in case_files(paths):
+    other line is parsed whole.  Files found in a folder that hold no case are not counted
+    (``bhabhi conformance run`` skips them too)."""
+    for found in case_files(paths):
+        path = found.path
         if not is_lines_file(path):
-            for loaded in load_cases(path):
-                yield loaded.label, None if loaded.error else _facts(loaded.case)
+            for loaded in load_cases(path, folder=found.folder):
+                if not loaded.skipped:
+                    yield loaded.label, None if loaded.error else _facts(loaded.case)
+            continue
+        if found.folder is not None and not lines_hold_cases(path):
             continue
         try:
             for number, line in read_lines(path):
@@ -126,47 +142,52 @@ def _line_facts(line: str) -> Facts | None:
 def _facts(case: Any) -> Facts | None:
     if not isinstance(case, Mapping):
         return None
-    spec, clauses, generated = case.get("ruleset"), case.get("clauses"), case.get("generated")
+    spec, clauses, provenance = case.get("ruleset"), case.get("clauses"), provenance_of(case)
     if not isinstance(spec, Mapping) or not isinstance(spec.get("id"), str):
         return None
-    if not isinstance(clauses, list) or not isinstance(generated, bool):
+    if not isinstance(clauses, list) or provenance is None:
         return None
-    return spec["id"], [c for c in clauses if isinstance(c, str)], generated
+    return spec["id"], [c for c in clauses if isinstance(c, str)], provenance["source"]
 
 
 _CLAUSE_ORDER = {clause: index for index, clause in enumerate(CLAUSES)}
 
 
 def _clause_rows(coverage: Coverage) -> list[str]:
-    seen = {c for _, c in coverage.hand} | {c for _, c in coverage.generated}
+    seen = {c for counter in coverage.counters() for _, c in counter}
     seen |= {c for clauses in coverage.required.values() for c in clauses}
     return sorted(seen, key=lambda c: (_CLAUSE_ORDER.get(c, len(CLAUSES)), c))
 
 
 def format_table(coverage: Coverage) -> str:
-    """Clause rows by ruleset columns; a cell is ``hand-written+generated``, ``!`` marks a
-    clause the ruleset follows with no hand-written case, ``.`` a clause it does not follow
-    and no case exercises."""
+    """Clause rows by ruleset columns; a cell is ``hand-written+generated`` (and
+    ``+other`` when some case was recorded by another implementation), ``!`` marks a clause
+    the ruleset follows with no hand-written case, ``.`` a clause it does not follow and no
+    case exercises."""
     rulesets = coverage.rulesets
     rows = _clause_rows(coverage)
-    widths = [max(len(r), 6) for r in rulesets]
+    with_other = bool(coverage.other)
+    widths = [max(len(r), 8 if with_other else 6) for r in rulesets]
     header = "clause  " + "  ".join(r.rjust(w) for r, w in zip(rulesets, widths, strict=True))
     lines = [header, "-" * len(header)]
     for clause in rows:
         cells = []
         for ruleset, width in zip(rulesets, widths, strict=True):
-            hand = coverage.hand[(ruleset, clause)]
-            generated = coverage.generated[(ruleset, clause)]
+            hand, generated, other = (c[(ruleset, clause)] for c in coverage.counters())
             required = clause in coverage.required.get(ruleset, ())
-            if not hand and not generated and not required:
+            if not hand and not generated and not other and not required:
                 cell = "."
             else:
-                cell = f"{hand}+{generated}" + ("!" if required and not hand else "")
+                cell = f"{hand}+{generated}" + (f"+{other}" if with_other else "")
+                cell += "!" if required and not hand else ""
             cells.append(cell.rjust(width))
         lines.append(f"{clause:<8}" + "  ".join(cells))
     lines.append("")
+    counted = (
+        "hand-written+generated+other implementation" if with_other else ("hand-written+generated")
+    )
     lines.append(
-        "cells: hand-written+generated cases; '!' a clause the ruleset follows without a "
+        f"cells: {counted} cases; '!' a clause the ruleset follows without a "
         "hand-written case; '.' not followed and not exercised"
     )
     return "\n".join(lines)
@@ -178,11 +199,15 @@ def to_json(coverage: Coverage) -> dict[str, Any]:
     for clause in _clause_rows(coverage):
         row: dict[str, dict[str, Any]] = {}
         for ruleset in rulesets:
-            hand = coverage.hand[(ruleset, clause)]
-            generated = coverage.generated[(ruleset, clause)]
+            hand, generated, other = (c[(ruleset, clause)] for c in coverage.counters())
             required = clause in coverage.required.get(ruleset, ())
-            if hand or generated or required:
-                row[ruleset] = {"hand_written": hand, "generated": generated, "required": required}
+            if hand or generated or other or required:
+                row[ruleset] = {
+                    "hand_written": hand,
+                    "generated": generated,
+                    "other_implementation": other,
+                    "required": required,
+                }
         table[clause] = row
     return {
         "rulesets": rulesets,

@@ -241,19 +241,20 @@ def plan_cases(paths: Sequence[str | Path]) -> dict[str, CasePlan]:
     def plan(ruleset: str) -> CasePlan:
         return plans.setdefault(ruleset, CasePlan(ruleset))
 
-    for path in case_files(paths):
+    for case_file in case_files(paths):
+        path = case_file.path
         if is_lines_file(path):
             per_ruleset: dict[str, list[int]] = {}
-            for loaded in load_cases(path):
-                ruleset = None if loaded.error else _ruleset_of(loaded.case)
+            for loaded in load_cases(path, folder=case_file.folder):
+                ruleset = None if loaded.error or loaded.skipped else _ruleset_of(loaded.case)
                 if ruleset is not None:
                     number = int(loaded.label.rsplit(":", 1)[1])
                     per_ruleset.setdefault(ruleset, []).append(number)
             for ruleset, numbers in per_ruleset.items():
                 plan(ruleset).lines.append((str(path), numbers))
             continue
-        for loaded in load_cases(path):
-            ruleset = None if loaded.error else _ruleset_of(loaded.case)
+        for loaded in load_cases(path, folder=case_file.folder):
+            ruleset = None if loaded.error or loaded.skipped else _ruleset_of(loaded.case)
             if ruleset is not None:
                 plan(ruleset).hand_written.append(loaded)
     for found in plans.values():
@@ -306,12 +307,10 @@ def run_mutant(mutant: Mutant, data: Mapping[str, Any], plan: CasePlan) -> Verdi
         run += 1
         result = run_loaded(loaded, adapter, check_schema=False)
         if not result.passed:
-            failure = result.failures[0]
-            where = "start or result" if failure.step is None else f"step {failure.step}"
             return Verdict(
                 mutant,
                 f"{loaded.label}: {result.name}",
-                f"{where}: {failure.what}",
+                str(result.failures[0]),
                 run,
                 time.perf_counter() - started,
             )

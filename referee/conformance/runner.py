@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
 from referee import bundled
 from referee.cards import CardSyntaxError, card_str, parse_card
@@ -187,43 +187,69 @@ _UNORDERED = {"cards", "to_act", "out", "hand", "losing_team"}
 """Keys whose lists are compared as sets: the order of cards in a pile is not a rule."""
 
 
-def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
+@dataclass(frozen=True)
+class Difference:
+    """One place where what happened departs from what a case expects."""
+
+    field: str
+    """The path of the case's key that did not hold (``events[0].seat``, ``state.turn``)."""
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.problem}"
+
+
+def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
     """Where ``actual`` departs from ``expected``; keys absent from ``expected`` are free."""
     if expected == actual:  # the usual case, and most of a replay's time without this
         return []
+    here = path or "value"
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
-            return [f"{path or 'value'}: expected a mapping, got {actual!r}"]
-        found: list[str] = []
+            return [Difference(here, f"expected a mapping, got {actual!r}")]
+        found: list[Difference] = []
         for key, value in expected.items():
-            here = f"{path}.{key}" if path else str(key)
+            inner = f"{path}.{key}" if path else str(key)
             if key not in actual:
-                found.append(f"{here}: missing (expected {value!r})")
+                found.append(Difference(inner, f"missing (expected {shown(value)!r})"))
             else:
-                found.extend(differences(value, actual[key], here))
+                found.extend(differences(value, actual[key], inner))
         return found
     if isinstance(expected, list) and isinstance(actual, list):
         parts = path.split(".")
         in_set = len(parts) > 1 and parts[-2] in ("legal", "hands")  # state.legal.0
         if parts[-1] in _UNORDERED or in_set:
             if sorted(map(_norm, expected)) != sorted(map(_norm, actual)):
-                return [f"{path}: expected {expected} (any order), got {actual}"]
+                wrong = f"expected {shown(expected)} (any order), got {shown(actual)}"
+                return [Difference(here, wrong)]
             return []
         if len(expected) != len(actual):
-            return [
-                f"{path}: expected {len(expected)} items {expected}, got {len(actual)} {actual}"
-            ]
-        out: list[str] = []
+            counts = f"expected {len(expected)} items {shown(expected)}, got {len(actual)}"
+            return [Difference(here, f"{counts} {shown(actual)}")]
+        out: list[Difference] = []
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             out.extend(differences(e, a, f"{path}[{i}]"))
         return out
     if _norm(expected) != _norm(actual):
-        return [f"{path or 'value'}: expected {expected!r}, got {actual!r}"]
+        return [Difference(here, f"expected {shown(expected)!r}, got {shown(actual)!r}")]
     return []
 
 
+def shown(value: Any) -> Any:
+    """``value`` as a message shows it: every card in its one written form (``TS`` and
+    ``10s`` are shown ``10S``), whatever the case spelled."""
+    if isinstance(value, str):
+        try:
+            return card_str(parse_card(value))
+        except CardSyntaxError:
+            return value
+    if isinstance(value, list):
+        return [shown(v) for v in value]
+    return value
+
+
 def _norm(value: Any) -> Any:
-    """Cards compare by identity whatever their spelling (``10h`` is ``10H``)."""
+    """Cards compare by identity whatever their spelling (``10h`` and ``TH`` are ``10H``)."""
     if isinstance(value, str):
         try:
             return card_str(parse_card(value))
@@ -237,23 +263,105 @@ def _norm(value: Any) -> Any:
 # --- running ------------------------------------------------------------------------------
 
 
+PHASES = ("case", "deal", "action", "end", "session")
+"""Where in a case a failure was found: the case as a whole (unreadable, malformed, an API
+discrepancy the adapter noted), the deal (starting the hand, its dealer, ``initial_state``:
+everything before the first action), an action (``steps[step]``), the end of the hand (its
+result, after the last action), or the session's result."""
+
+
 @dataclass
 class Failure:
+    """One thing wrong with a replay, and where in the case it was found."""
+
     step: int | None
-    """Index of the step (0-based); None for the start or the final result."""
+    """Index into the hand's ``steps`` list, so 0 is its first action; None for a failure
+    that is not at an action (see ``phase``)."""
     what: str
+    phase: str = ""
+    """One of ``PHASES``; by default ``action`` when ``step`` is given, else ``case``."""
+    hand: int | None = None
+    """For a case of several hands: 0 for the case's own hand, n for ``next_hands[n-1]``;
+    None for a case of one hand."""
+    field: str | None = None
+    """The case's key that did not hold, as a path from the step (``events[0].seat``,
+    ``state.turn``, ``refused``) or from the hand or case (``initial_state.turn``,
+    ``result.bhabhi``, ``session_result.chips``); None when no one key is at fault."""
+    error: bool = False
+    """True when the case could not be judged: the case is at fault (unreadable, malformed,
+    a card it cannot spell, rules that differ from the ones it was recorded on) or the
+    implementation could not be used at all (``CaseError``: the gRPC adapter's referee
+    unreachable, a stream broken).  False for a departure from the case, a crash included:
+    the implementation did what the case says it must not."""
+
+    def __post_init__(self) -> None:
+        if not self.phase:
+            self.phase = "case" if self.step is None else "action"
+        if self.phase not in PHASES:
+            raise ValueError(f"unknown phase {self.phase!r} (one of {', '.join(PHASES)})")
+
+    def location(self) -> str:
+        """Where, in words that need no convention: ``action 3 (steps[2])``, ``at the deal``,
+        ``hand 2 (next_hands[0]), at the end of the hand``."""
+        hand = ""
+        steps = "steps"
+        if self.hand == 0:
+            hand = "hand 1, "
+        elif self.hand is not None:
+            hand = f"hand {self.hand + 1} (next_hands[{self.hand - 1}]), "
+            steps = f"next_hands[{self.hand - 1}].steps"
+        if self.phase == "action":
+            if self.hand:  # the path already names the hand
+                hand = f"hand {self.hand + 1}, "
+            return f"{hand}action {(self.step or 0) + 1} ({steps}[{self.step}])"
+        if self.phase == "deal":
+            return f"{hand}at the deal"
+        if self.phase == "end":
+            return f"{hand}at the end of the hand"
+        if self.phase == "session":
+            return "session result"
+        return "case"
+
+    def __str__(self) -> str:
+        return f"{self.location()}: {self.what}"
 
 
 @dataclass
 class CaseResult:
     name: str
     path: str
+    """Where the case was read: the file, and for JSON lines the line (``x.jsonl.gz:12``)."""
     failures: list[Failure] = field(default_factory=list)
     seconds: float = 0.0
+    relative: str = ""
+    """``path`` relative to the folder given whose search found it (a file named on the
+    command line: relative to the current folder, or its name when outside it): the same on
+    every machine, so that a report's test names line up from run to run."""
+    provenance: dict[str, str] | None = None
+    """The case's ``provenance_of`` (None for a case that could not be read)."""
 
     @property
     def passed(self) -> bool:
         return not self.failures
+
+    @property
+    def status(self) -> str:
+        """``pass``, ``fail`` (the implementation departed from the case) or ``error`` (the
+        case could not be judged: some failure is an ``error``)."""
+        if not self.failures:
+            return "pass"
+        return "error" if any(f.error for f in self.failures) else "fail"
+
+
+STATUSES = ("pass", "fail", "error")
+
+
+def tally(results: Iterable[CaseResult]) -> dict[str, int]:
+    """How many results have each of ``STATUSES``."""
+    counts = dict.fromkeys(STATUSES, 0)
+    for result in results:
+        counts[result.status] += 1
+    return counts
 
 
 @lru_cache(maxsize=1)
@@ -291,12 +399,48 @@ def validate_case(case: Any) -> list[str]:
             shell["steps"] = light
     schema_errors = sorted(validator.iter_errors(shell), key=lambda e: list(e.absolute_path))
     found = [
-        f"{'.'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in schema_errors
+        f"{'.'.join(map(str, e.absolute_path)) or '(root)'}: {_message(e, shell)}"
+        for e in schema_errors
     ]
     return found + problems
 
 
-_CARD = re.compile(r"^(10|[2-9JQKA])[CDHS](/[1-9])?$")
+def _message(error: ValidationError, case: Any) -> str:
+    """The schema's message, but for the choice of ``provenance`` or ``generated``, whose
+    generic message would quote the whole case."""
+    if error.validator == "oneOf" and not error.absolute_path and isinstance(case, Mapping):
+        if "provenance" in case and "generated" in case:
+            return "give 'provenance' or the older 'generated', not both"
+        return (
+            "'provenance' is a required property (or, in older cases, 'generated'): where "
+            "the case's expectations come from"
+        )
+    return str(error.message)
+
+
+PROVENANCES = ("hand-reasoned", "this-engine", "other-implementation")
+"""``provenance.source`` of the case schema."""
+
+
+def provenance_of(case: Any) -> dict[str, str] | None:
+    """A case's ``provenance``, the older ``generated`` read as one (true: ``this-engine``,
+    false: ``hand-reasoned``); None when it says neither, or not in a form the schema
+    allows."""
+    if not isinstance(case, Mapping):
+        return None
+    given = case.get("provenance")
+    if isinstance(given, Mapping):
+        if given.get("source") not in PROVENANCES:
+            return None
+        return {k: v for k, v in given.items() if isinstance(v, str)}
+    generated = case.get("generated")
+    if isinstance(generated, bool) and given is None:
+        return {"source": "this-engine" if generated else "hand-reasoned"}
+    return None
+
+
+_CARD = re.compile(r"^(10|[2-9TJQKA])[CDHS](/[1-9])?$")
+"""``$defs/card`` of the case schema (a test keeps the two in step)."""
 
 
 def _ints(value: Any) -> bool:
@@ -378,63 +522,72 @@ def run_case(
     ``check_schema=False`` skips validation for cases already validated (mutation runs).
     """
     name = case.get("name", path) if isinstance(case, Mapping) else path
-    result = CaseResult(str(name), path)
+    result = CaseResult(str(name), path, provenance=provenance_of(case))
     problems = validate_case(case) if check_schema else []
     if problems:
-        result.failures.extend(Failure(None, f"malformed case: {p}") for p in problems[:5])
+        result.failures.extend(
+            Failure(None, f"malformed case: {p}", error=True) for p in problems[:5]
+        )
         return result
     try:
         adapter.start(case)
     except CaseError as error:
-        result.failures.append(Failure(None, str(error)))
+        result.failures.append(Failure(None, str(error), "deal", error=True))
         return result
     except Exception as error:  # an adapter's crash is the implementation's failure
-        result.failures.append(Failure(None, f"start: {_crash(error)}"))
+        result.failures.append(Failure(None, f"start: {_crash(error)}", "deal"))
         return result
+    hands = [case, *case.get("next_hands", [])]
+    hand: int | None = None
     index: int | None = None
+    phase = "deal"
     try:
-        hands = [case, *case.get("next_hands", [])]
         for number, spec in enumerate(hands):
-            where = f"hand {number}: " if len(hands) > 1 else ""
+            hand = number if len(hands) > 1 else None
+            phase, index = "deal", None
             if number:
                 adapter.next_hand(spec)
                 dealer = adapter.state()["views"]["0"]["dealer"]
                 if "dealer" in spec and dealer != spec["dealer"]:  # C5
-                    result.failures.append(
-                        Failure(None, f"{where}dealt by seat {dealer}, expected {spec['dealer']}")
-                    )
+                    wrong = f"dealt by seat {dealer}, expected {spec['dealer']}"
+                    result.failures.append(Failure(None, wrong, phase, hand))
                     return result
             if "initial_state" in spec:
-                for d in differences(spec["initial_state"], adapter.state(), "state"):
-                    result.failures.append(Failure(None, f"{where}before the first action: {d}"))
+                for d in differences(spec["initial_state"], adapter.state(), "initial_state"):
+                    result.failures.append(Failure(None, str(d), phase, hand, d.field))
+            phase = "action"
             for index, step in enumerate(spec["steps"]):
-                failure = _run_step(adapter, step)
-                if failure:
-                    result.failures.append(Failure(index, where + failure))
+                found = _run_step(adapter, step)
+                if found:
+                    result.failures.extend(
+                        Failure(index, what, phase, hand, where) for where, what in found
+                    )
                     return result  # later steps would only repeat the damage
-            index = None
+            phase, index = "end", None
             expected = spec.get("result")
             if expected is not None:
                 actual = adapter.result()
                 if actual is None:
                     result.failures.append(
-                        Failure(None, f"{where}the hand should be over but is not")
+                        Failure(None, "the hand should be over but is not", phase, hand)
                     )
                     return result
                 for d in differences(expected, actual, "result"):
-                    result.failures.append(Failure(None, where + d))
+                    result.failures.append(Failure(None, str(d), phase, hand, d.field))
+        phase, hand = "session", None
         if "session_result" in case:
-            for d in differences(case["session_result"], adapter.session_result(), "session"):
-                result.failures.append(Failure(None, d))
+            actual = adapter.session_result()
+            for d in differences(case["session_result"], actual, "session_result"):
+                result.failures.append(Failure(None, str(d), phase, field=d.field))
     except CaseError as error:
-        result.failures.append(Failure(index, str(error)))
+        result.failures.append(Failure(index, str(error), phase, hand, error=True))
     except Exception as error:
-        result.failures.append(Failure(index, _crash(error)))
+        result.failures.append(Failure(index, _crash(error), phase, hand))
     finally:
         try:
             adapter.close()
         except Exception as error:
-            result.failures.append(Failure(None, f"close: {_crash(error)}"))
+            result.failures.append(Failure(None, f"close: {_crash(error)}", "end"))
     return result
 
 
@@ -442,52 +595,97 @@ def _crash(error: BaseException) -> str:
     return f"the implementation raised {type(error).__name__}: {error}"
 
 
-def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> str:
+MAX_PER_STEP = 3
+"""Differences reported per step: a wrong card early on changes a whole view."""
+
+StepProblem = tuple[str | None, str]
+"""(the field of the step that did not hold, or None; the message)."""
+
+
+def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> list[StepProblem]:
     seat, action = step["seat"], step["action"]
-    label = f"seat {seat} {action}"
+    label = f"seat {seat} {shown(action)}"
     if "refused" in step:
         before = adapter.state()
         try:
             events = adapter.act(seat, action)
         except Refused as refusal:
             if refusal.reason != step["refused"]:
-                return f"{label}: refused with {refusal.reason!r}, expected {step['refused']!r}"
+                wrong = f"refused with {refusal.reason!r}, expected {step['refused']!r}"
+                return [("refused", f"{label}: {wrong}")]
             after = adapter.state()
             changed = differences(before, after, "state")
             if changed:
-                return f"{label}: refused, but the state changed: {'; '.join(changed[:3])}"
-            return ""
-        return f"{label}: expected refusal {step['refused']!r}, but it was accepted ({events})"
+                listed = "; ".join(map(str, changed[:MAX_PER_STEP]))
+                return [("refused", f"{label}: refused, but the state changed: {listed}")]
+            return []
+        accepted = f"expected refusal {step['refused']!r}, but it was accepted ({events})"
+        return [("refused", f"{label}: {accepted}")]
     try:
         events = adapter.act(seat, action)
     except Refused as refusal:
-        return f"{label}: refused with {refusal.reason!r} ({refusal}), expected it to be accepted"
+        wrong = f"refused with {refusal.reason!r} ({refusal}), expected it to be accepted"
+        return [(None, f"{label}: {wrong}")]
     if "events" in step:
         found = differences(step["events"], events, "events")
         if found:
-            return f"{label}: " + "; ".join(found[:3])
+            return [(d.field, f"{label}: {d}") for d in found[:MAX_PER_STEP]]
     if "state" in step:
         expected = step["state"]
         state_of = getattr(adapter, "state_of", None)  # an optional, cheaper partial state
         actual = state_of(expected.keys()) if callable(state_of) else adapter.state()
         found = differences(expected, actual, "state")
         if found:
-            return f"{label}: " + "; ".join(found[:3])
-    return ""
+            return [(d.field, f"{label}: {d}") for d in found[:MAX_PER_STEP]]
+    return []
 
 
 def is_case_file(path: Path) -> bool:
+    """A file whose name a case file may have (its content decides, ``is_case_document``)."""
     return path.name.endswith(CASE_SUFFIXES)
 
 
-def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """The case files under ``paths``: folders searched recursively, files as given."""
+FORMAT_PREFIX = "bhabhi-case/"
+
+
+def is_case_document(data: Any) -> bool:
+    """Whether a document found in a folder is meant as a case, by its content: a mapping
+    whose ``format`` is ``bhabhi-case/...``, or (a case that forgot its ``format``) one
+    with both ``deal`` and ``steps``.  Anything else beside the cases (a ``summary.json``,
+    a CI configuration) is not a case, and a folder run skips it; a file named on the
+    command line is read as a case whatever it holds."""
+    if not isinstance(data, Mapping):
+        return False
+    fmt = data.get("format")
+    if isinstance(fmt, str) and fmt.startswith(FORMAT_PREFIX):
+        return True
+    return "format" not in data and "deal" in data and "steps" in data
+
+
+NOT_A_CASE = f"not a case (no format: {FORMAT_PREFIX}...)"
+"""Why a file found in a folder was skipped."""
+
+
+@dataclass(frozen=True)
+class CaseFile:
+    """A file to read cases from, and how it was found."""
+
+    path: Path
+    folder: Path | None = None
+    """The folder given whose search found the file; None when the file was named itself
+    (then it is read as a case whatever it holds)."""
+
+
+def case_files(paths: Iterable[str | Path]) -> Iterator[CaseFile]:
+    """The case files under ``paths``: folders searched recursively for names a case file
+    may have (``CASE_SUFFIXES``), files as given."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and is_case_file(p))
+            for found in sorted(p for p in path.rglob("*") if p.is_file() and is_case_file(p)):
+                yield CaseFile(found, path)
         else:
-            yield path
+            yield CaseFile(path)
 
 
 def load_case(path: Path) -> Any:
@@ -502,12 +700,17 @@ def is_lines_file(path: Path) -> bool:
 
 @dataclass
 class LoadedCase:
-    """One case as read from disk, or why it could not be read."""
+    """One case as read from disk, or why it could not be read, or why it was skipped."""
 
     label: str
     """Where it came from: the file, and for JSON lines the line (``corpus/x.jsonl.gz:12``)."""
     case: Any = None
     error: str = ""
+    skipped: str = ""
+    """Set for a file found in a folder that does not hold cases (``is_case_document``):
+    not a case, so neither a pass nor a failure."""
+    relative: str = ""
+    """``label`` relative to the folder searched (``CaseResult.relative``)."""
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -525,29 +728,65 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
                     yield number, line
 
 
-def load_cases(path: Path) -> Iterator[LoadedCase]:
+def lines_hold_cases(path: Path) -> bool:
+    """Whether a JSON lines file found in a folder holds cases, by its first line: False
+    only when that line is JSON and not a case (a log, a table of results); a file that
+    cannot be read is read as cases, so that its damage is reported."""
+    try:
+        for _, line in read_lines(path):
+            return is_case_document(json.loads(line))
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error, ValueError):
+        return True
+    return True
+
+
+def load_cases(path: Path, *, folder: Path | None = None) -> Iterator[LoadedCase]:
     """Every case of one file; a file or line that cannot be read is a ``LoadedCase`` with
-    ``error`` set (the run reports it as a failure, never as a traceback)."""
+    ``error`` set (the run reports it, never as a traceback).  ``folder``: the file was found
+    by searching that folder, and one that holds no case is a ``LoadedCase`` with
+    ``skipped`` set."""
     label = str(path)
+    rel = relative_path(path, folder)
     if not path.is_file():
-        yield LoadedCase(label, error=f"no such case file: {path}")
+        yield LoadedCase(label, error=f"no such case file: {path}", relative=rel)
         return
     if not is_lines_file(path):
         try:
-            yield LoadedCase(label, load_case(path))
+            data = load_case(path)
         except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
-            yield LoadedCase(label, error=f"cannot read the case file: {one_line(error)}")
+            why = f"cannot read the case file: {one_line(error)}"
+            yield LoadedCase(label, error=why, relative=rel)
+            return
+        if folder is not None and not is_case_document(data):
+            yield LoadedCase(label, skipped=NOT_A_CASE, relative=rel)
+        else:
+            yield LoadedCase(label, data, relative=rel)
+        return
+    if folder is not None and not lines_hold_cases(path):
+        yield LoadedCase(label, skipped=NOT_A_CASE, relative=rel)
         return
     number = 0
     try:
         for number, line in read_lines(path):
+            at = f"{label}:{number}", f"{rel}:{number}"
             try:
-                yield LoadedCase(f"{label}:{number}", json.loads(line))
+                yield LoadedCase(at[0], json.loads(line), relative=at[1])
             except ValueError as error:
-                yield LoadedCase(f"{label}:{number}", error=f"not a JSON case: {error}")
+                yield LoadedCase(at[0], error=f"not a JSON case: {error}", relative=at[1])
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:
-        where = f"{label}:{number + 1}" if number else label
-        yield LoadedCase(where, error=f"cannot read the case file: {one_line(error)}")
+        where = f":{number + 1}" if number else ""
+        why = f"cannot read the case file: {one_line(error)}"
+        yield LoadedCase(label + where, error=why, relative=rel + where)
+
+
+def relative_path(path: Path, folder: Path | None) -> str:
+    """``path`` as the same text on every machine: relative to the folder whose search found
+    it, else to the current folder (or its bare name when outside it), with ``/``."""
+    base = folder if folder is not None else Path.cwd()
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.name
 
 
 def one_line(error: BaseException) -> str:
@@ -556,6 +795,11 @@ def one_line(error: BaseException) -> str:
 
 def run_loaded(loaded: LoadedCase, adapter: Adapter, *, check_schema: bool = True) -> CaseResult:
     """``run_case`` on a case read from disk; an unreadable one is a failure of its own."""
+    if loaded.skipped:
+        raise ValueError(f"{loaded.label} is no case to run: {loaded.skipped}")
     if loaded.error:
-        return CaseResult(loaded.label, loaded.label, [Failure(None, loaded.error)])
-    return run_case(loaded.case, adapter, loaded.label, check_schema=check_schema)
+        failure = Failure(None, loaded.error, error=True)
+        return CaseResult(loaded.label, loaded.label, [failure], relative=loaded.relative)
+    result = run_case(loaded.case, adapter, loaded.label, check_schema=check_schema)
+    result.relative = loaded.relative
+    return result
