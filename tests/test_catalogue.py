@@ -132,8 +132,8 @@ def _schema_citations() -> Iterator[tuple[str, str]]:
 
 def _case_citations() -> Iterator[tuple[str, str]]:
     """The ``clauses`` of every conformance case, and the clauses its description names."""
-    for path in case_files([ROOT / "conformance" / "cases"]):
-        for loaded in load_cases(path):
+    for found in case_files([ROOT / "conformance" / "cases"]):
+        for loaded in load_cases(found.path, folder=found.folder):
             assert not loaded.error, loaded.label
             for cited in loaded.case["clauses"]:
                 yield loaded.label, cited
