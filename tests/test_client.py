@@ -388,6 +388,9 @@ HOUSE = (
     "id: family-thulla\nextends: family-base\n"
     "title: {en: Family Thulla, de: Familien-Thulla, pl: Rodzinna Thulla}\n"
     "first_trick: {next_leader: as_other_tricks}\n"
+    # B2 (the Ace of spades leads the second trick too) is what this variant switches off
+    "clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16,"
+    " B1, B3, B4, B5, B6, B7, B8, B9]\n"
 )
 WITHOUT_REFEREE = (
     "import sys; sys.modules['referee'] = None\n"
