@@ -37,6 +37,7 @@ from referee.conformance.runner import (
 )
 from referee.engine import Hand
 from referee.engine.record import export_hand
+from referee.ruleset import loader
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.sim.bots import RandomBot
 from referee.sim.play import play_hand
@@ -595,6 +596,13 @@ def tiny_rules(tmp_path: Path, clauses: list[str]) -> Path:
     return rules
 
 
+def only_rules(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """``folder`` stands in for the bundled rulesets (an added folder would only add to them,
+    and coverage and mutants work on every ruleset the run sees)."""
+    monkeypatch.setattr(loader, "DEFAULT_RULES_DIR", folder)
+    monkeypatch.delenv("BHABHI_RULES_DIR", raising=False)
+
+
 def tiny_case(
     name: str, seed: str, *, generated: bool, clauses: list[str], other: bool = False
 ) -> dict[str, Any]:
@@ -611,7 +619,7 @@ def tiny_case(
 def test_coverage_counts_hand_written_and_generated_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("BHABHI_RULES_DIR", str(tiny_rules(tmp_path, ["C1", "C7", "P1"])))
+    only_rules(monkeypatch, tiny_rules(tmp_path, ["C1", "C7", "P1"]))
     cases = tmp_path / "cases"
     cases.mkdir()
     write_yaml(cases / "a.yaml", tiny_case("a", "a", generated=False, clauses=["C1", "C7"]))
@@ -640,7 +648,7 @@ def test_coverage_counts_hand_written_and_generated_apart(
 def test_coverage_passes_when_every_clause_has_a_hand_written_case(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("BHABHI_RULES_DIR", str(tiny_rules(tmp_path, ["C1", "C7"])))
+    only_rules(monkeypatch, tiny_rules(tmp_path, ["C1", "C7"]))
     cases = tmp_path / "cases"
     cases.mkdir()
     write_yaml(cases / "a.yaml", tiny_case("a", "a", generated=False, clauses=["C1", "C7"]))
@@ -699,7 +707,7 @@ def test_every_listed_equivalent_mutant_exists() -> None:
 def test_mutants_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("BHABHI_RULES_DIR", str(tiny_rules(tmp_path, ["C1"])))
+    only_rules(monkeypatch, tiny_rules(tmp_path, ["C1"]))
     cases = tmp_path / "cases"
     cases.mkdir()
     lines = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,14 @@ from referee.ruleset.loader import (
     Code,
     Problem,
     RulesetError,
+    added_rules_dirs,
     bundled_ruleset_paths,
+    display_name,
     load_ruleset,
     load_ruleset_text,
     resolve_file,
     resolve_text,
+    rules_dirs_added,
 )
 from referee.ruleset.model import ruleset_hash
 from referee.ruleset.problems import sort_problems
@@ -415,20 +419,67 @@ def test_uploaded_text_extends_bundled_rulesets_only() -> None:
     ]
 
 
-def test_rules_dir_override_and_id_mismatch(
+def test_rules_dir_adds_rulesets_and_id_mismatch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "house").mkdir()
     write(tmp_path, "tiny.yaml", "id: tiny\nextends: bhabho-copy\n")
     copy = (DEFAULT_RULES_DIR / "bhabho.yaml").read_text(encoding="utf-8")
     write(tmp_path / "house", "bhabho-copy.yaml", copy)
+    bundled = sorted(bundled_ruleset_paths())
     monkeypatch.setenv("BHABHI_RULES_DIR", str(tmp_path))
-    assert sorted(bundled_ruleset_paths()) == ["bhabho-copy", "tiny"]
+    assert sorted(bundled_ruleset_paths()) == sorted([*bundled, "bhabho-copy", "tiny"])
     assert load_ruleset("tiny").id == "tiny"
     problem = only_problem(tmp_path / "house" / "bhabho-copy.yaml")
     id_line = copy.splitlines().index("id: bhabho") + 1  # after the editor line and a comment
     assert (problem.line, problem.path, problem.code) == (id_line, "id", Code.ID_MISMATCH)
     assert "bhabho-copy.yaml" in problem.message
+
+
+def test_an_added_rules_folder_extends_bundled_rulesets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    write(first, "mine.yaml", "id: mine\nextends: bhabho\nplayers:\n  max: 5\n")
+    write(second, "theirs.yaml", "id: theirs\nextends: mine\n")
+    monkeypatch.setenv("BHABHI_RULES_DIR", os.pathsep.join([str(first), str(second)]))
+    assert load_ruleset("theirs").players.max == 5
+    # Uploaded text sees the added folders too.
+    _, problems = resolve_text("id: up\nextends: mine\n", "up")
+    assert problems == []
+    # The bundled folder given again adds nothing and clashes with nothing.
+    monkeypatch.setenv("BHABHI_RULES_DIR", os.pathsep.join([str(first), str(DEFAULT_RULES_DIR)]))
+    assert "mine" in bundled_ruleset_paths()
+
+
+def test_a_ruleset_id_given_twice_is_an_error_naming_both_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path, "bhabho.yaml", "id: bhabho\nextends: pickup\n")
+    monkeypatch.setenv("BHABHI_RULES_DIR", str(tmp_path))
+    with pytest.raises(RulesetError) as raised:
+        load_ruleset("bhabho")
+    (problem,) = raised.value.problems
+    assert problem.code is Code.DUPLICATE_RULESET
+    bundled = display_name(DEFAULT_RULES_DIR / "bhabho.yaml")
+    added = str((tmp_path / "bhabho.yaml").resolve())
+    assert f"'bhabho' is given by two files: {bundled} and {added}" in problem.message
+
+
+def test_rules_dirs_added_sets_and_restores_the_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BHABHI_RULES_DIR", raising=False)
+    with rules_dirs_added([tmp_path]):
+        assert added_rules_dirs() == [tmp_path]
+        assert os.environ["BHABHI_RULES_DIR"] == str(tmp_path)
+    assert "BHABHI_RULES_DIR" not in os.environ
+    monkeypatch.setenv("BHABHI_RULES_DIR", "a")
+    with rules_dirs_added([tmp_path]):
+        assert added_rules_dirs() == [Path("a"), tmp_path]
+    assert os.environ["BHABHI_RULES_DIR"] == "a"
 
 
 # --- messages -------------------------------------------------------------------------------------

@@ -239,7 +239,7 @@ def _entry(ruleset_id: str, path: Path) -> dict[str, Any]:
     clauses = resolved.get("clauses")
     try:
         shown = path.resolve().relative_to(rules_dir().resolve().parent).as_posix()
-    except ValueError:  # pragma: no cover - bundled files are inside the rules directory
+    except ValueError:  # a ruleset of a folder that $BHABHI_RULES_DIR adds
         shown = str(path)
     return {
         "id": ruleset_id,

@@ -1,11 +1,12 @@
 """Loading rulesets: files, bundled ids and uploaded text, with ``extends`` resolved and checked.
 
 A ruleset file may name a base (``extends: bhabho``) and write only what differs.  The base is
-``ID.yaml`` beside the file, else a bundled ruleset; mappings merge key by key, lists and scalars
-are replaced.  Only the merged result is validated, but every problem is reported against the
-file and line that wrote the offending text, so a mistake inherited from a base points at the
-base.  Loading never raises for bad input except :class:`RulesetError`, which lists every
-problem at once, most useful first.
+``ID.yaml`` beside the file, else a bundled ruleset or one of a folder that
+``$BHABHI_RULES_DIR`` adds; mappings merge key by key, lists and scalars are replaced.  Only
+the merged result is validated, but every problem is reported against the file and line that
+wrote the offending text, so a mistake inherited from a base points at the base.  Loading never
+raises for bad input except :class:`RulesetError`, which lists every problem at once, most
+useful first.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,9 +31,11 @@ from referee.ruleset.yamlsafe import KeyPath, Mark, Spot, dotted, load_file, par
 
 __all__ = [
     "DEFAULT_RULES_DIR",
+    "RULES_DIR_ENV",
     "Code",
     "Problem",
     "RulesetError",
+    "added_rules_dirs",
     "bundled_ruleset_paths",
     "find_ruleset",
     "load_ruleset",
@@ -40,6 +43,8 @@ __all__ = [
     "resolve_file",
     "resolve_text",
     "rules_dir",
+    "rules_dirs",
+    "rules_dirs_added",
 ]
 
 DEFAULT_RULES_DIR = bundled.RULES
@@ -48,23 +53,68 @@ ID_PATTERN = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def rules_dir() -> Path:
-    """The bundled rulesets' directory (``$BHABHI_RULES_DIR`` overrides it, for tests and tables
-    that keep their own collection)."""
-    override = os.environ.get(RULES_DIR_ENV)
-    return Path(override) if override else DEFAULT_RULES_DIR
+    """The bundled rulesets' directory."""
+    return DEFAULT_RULES_DIR
+
+
+def added_rules_dirs() -> list[Path]:
+    """The folders ``$BHABHI_RULES_DIR`` adds to the bundled rulesets (several separated by
+    ``os.pathsep``), in the order written."""
+    return [Path(part) for part in os.environ.get(RULES_DIR_ENV, "").split(os.pathsep) if part]
+
+
+def rules_dirs() -> list[Path]:
+    """Every folder rulesets are found in: the bundled one, then the added ones."""
+    return [rules_dir(), *added_rules_dirs()]
+
+
+@contextlib.contextmanager
+def rules_dirs_added(folders: Sequence[Path]) -> Iterator[None]:
+    """Within the block, ``folders`` are added to the rulesets (after those of
+    ``$BHABHI_RULES_DIR``); the variable is set so that worker processes see them too."""
+    before = os.environ.get(RULES_DIR_ENV)
+    parts = [str(p) for p in [*added_rules_dirs(), *folders]]
+    os.environ[RULES_DIR_ENV] = os.pathsep.join(parts)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[RULES_DIR_ENV]
+        else:
+            os.environ[RULES_DIR_ENV] = before
 
 
 def bundled_ruleset_paths() -> dict[str, Path]:
-    """Every bundled ruleset, id to file: ``rules/*.yaml`` then ``rules/house/*.yaml``.
+    """Every ruleset found by id, id to file: the bundled ones, then those of each added
+    folder (``added_rules_dirs``).  In each folder: ``*.yaml`` then ``house/*.yaml``.
 
-    The id is the file name's stem; validation reports a file whose ``id`` differs.  On a clash
-    the top-level file wins over the house rule.  ``catalogue.yaml`` at the top is the clause
-    catalogue, not a ruleset, so ``catalogue`` is never a bundled ruleset's id.
+    The id is the file name's stem; validation reports a file whose ``id`` differs.  Within
+    one folder the top-level file wins over the house rule of the same id.  Across folders
+    nothing wins: an added folder adds rulesets and never replaces one, so two files of one
+    id raise RulesetError (code ``duplicate_ruleset``) naming both.  ``catalogue.yaml`` at
+    a folder's top is a clause catalogue, not a ruleset, so ``catalogue`` is never an id.
     """
-    base = rules_dir()
     found: dict[str, Path] = {}
-    top = [p for p in sorted(base.glob("*.yaml")) if p.name != bundled.CATALOGUE.name]
-    for path in [*top, *sorted((base / "house").glob("*.yaml"))]:
+    for folder in rules_dirs():
+        for ruleset_id, path in _folder_rulesets(folder).items():
+            known = found.get(ruleset_id)
+            if known is None:
+                found[ruleset_id] = path
+            elif _real(known) != _real(path):
+                message = (
+                    f"ruleset id {ruleset_id!r} is given by two files: {display_name(known)} "
+                    f"and {display_name(path)}; an added rules folder adds rulesets and never "
+                    "replaces one: rename one of them (a variant can extend the other)"
+                )
+                problem = Problem(display_name(path), 1, 1, "id", message, Code.DUPLICATE_RULESET)
+                raise RulesetError([problem])
+    return found
+
+
+def _folder_rulesets(folder: Path) -> dict[str, Path]:
+    top = [p for p in sorted(folder.glob("*.yaml")) if p.name != bundled.CATALOGUE.name]
+    found: dict[str, Path] = {}
+    for path in [*top, *sorted((folder / "house").glob("*.yaml"))]:
         if path.is_file():
             found.setdefault(path.stem, path)
     return found
@@ -102,7 +152,7 @@ def resolve_text(
 def load_ruleset(ref: str | Path) -> Ruleset:
     """The ruleset named by a bundled id (``bhabho``) or a file path; raises RulesetError."""
     if isinstance(ref, str) and ref in bundled_ruleset_paths():
-        return _load_bundled(str(rules_dir()), ref)
+        return _load_bundled(os.pathsep.join(map(str, rules_dirs())), ref)
     path, name = find_ruleset(ref)
     return _build(*resolve_file_named(path, name))
 
@@ -164,8 +214,9 @@ def _real(path: Path) -> Path:
 
 
 @lru_cache(maxsize=128)
-def _load_bundled(directory: str, ruleset_id: str) -> Ruleset:
-    # Keyed by directory too, so that changing $BHABHI_RULES_DIR never returns a stale ruleset.
+def _load_bundled(directories: str, ruleset_id: str) -> Ruleset:
+    # Keyed by the folders too, so that changing $BHABHI_RULES_DIR never returns a stale
+    # ruleset.
     path = bundled_ruleset_paths()[ruleset_id]
     return _build(*resolve_file_named(path, display_name(path)))
 

@@ -49,6 +49,7 @@ class Code(StrEnum):
     ID_MISMATCH = "id_mismatch"
     SEMANTIC = "semantic"
     UNKNOWN_RULESET = "unknown_ruleset"
+    DUPLICATE_RULESET = "duplicate_ruleset"
     # The clauses list against the options (bhabhi rules validate only).
     CLAUSE_SWITCHED_OFF = "clause_switched_off"
     CLAUSE_NOT_DECLARED = "clause_not_declared"
@@ -68,6 +69,7 @@ _RANK: dict[Code, int] = {
     Code.NOT_TEXT: 0,
     Code.EMPTY: 0,
     Code.UNKNOWN_RULESET: 0,
+    Code.DUPLICATE_RULESET: 0,
     Code.YAML_SYNTAX: 1,
     Code.TOO_MANY_ALIASES: 1,
     Code.ALIAS_EXPANSION: 1,
