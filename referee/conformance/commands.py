@@ -9,6 +9,8 @@
   unreadable, the implementation unusable) is an error, never a traceback; a file in a
   folder that holds no case (by its content: ``runner.is_case_document``) is skipped and
   listed.  A path that does not exist, or a report that cannot be written, is bad usage.
+  ``--rules DIR`` adds a folder of rulesets to the bundled ones, as ``$BHABHI_RULES_DIR``
+  does; an id that two files give is bad usage, said before any case runs.
 * ``coverage`` prints the clause x ruleset table and fails when a clause a bundled ruleset
   follows has no hand-written case.
 * ``mutants`` changes each bundled ruleset in one option at a time and replays its cases on
@@ -87,6 +89,15 @@ def register(subparsers: Subparsers) -> None:
         metavar="HOST:PORT",
         help="replay on the referee at HOST:PORT through the public gRPC API (run it with "
         "--test-mode: cases dictate the deal)",
+    )
+    run.add_argument(
+        "--rules",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="a folder of rulesets (DIR/*.yaml, DIR/house/*.yaml) added to the bundled ones, "
+        "by id, as BHABHI_RULES_DIR adds them (repeatable); an id given twice is an error",
     )
     run.add_argument(
         "--junit",
@@ -234,7 +245,8 @@ def _load_unit(path: Path, folder: Path | None, k: int, stride: int) -> list[Loa
             if position % stride == k:
                 at = f"{path}:{number}", f"{rel}:{number}"
                 try:
-                    loaded.append(LoadedCase(at[0], json.loads(line), relative=at[1]))
+                    case = json.loads(line)
+                    loaded.append(LoadedCase(at[0], case, relative=at[1], file=path))
                 except ValueError as error:
                     why = f"not a JSON case: {error}"
                     loaded.append(LoadedCase(at[0], error=why, relative=at[1]))
@@ -435,9 +447,21 @@ def run_command(args: argparse.Namespace) -> int:
     for option, target in (("--junit", args.junit), ("--json", args.json)):
         if target:
             problems.append(_unwritable(option, target))
+    problems.extend(f"--rules {d}: no such folder" for d in args.rules if not d.is_dir())
     for problem in problems:
         if problem:
             return _usage(problem)
+    from referee.ruleset.loader import RulesetError, bundled_ruleset_paths, rules_dirs_added
+
+    with rules_dirs_added(args.rules):
+        try:
+            bundled_ruleset_paths()  # two files of one id: said before any case is run
+        except RulesetError as error:
+            return _usage(str(error))
+        return _run(args, paths)
+
+
+def _run(args: argparse.Namespace, paths: list[Path]) -> int:
     adapter: Adapter | None = None
     if args.target:
         try:

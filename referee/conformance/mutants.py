@@ -223,12 +223,12 @@ class CasePlan:
 
 
 def _ruleset_of(case: Any) -> str | None:
-    """The bundled ruleset a case replays, or None (an inline ruleset is its own rules: a
-    mutant of the bundled one does not apply to it)."""
+    """The bundled ruleset a case replays, or None (an inline ruleset or a file is its own
+    rules: a mutant of the bundled one does not apply to it)."""
     if not isinstance(case, Mapping) or not isinstance(case.get("ruleset"), Mapping):
         return None
     spec = case["ruleset"]
-    if "inline" in spec or not isinstance(spec.get("id"), str):
+    if "inline" in spec or "file" in spec or not isinstance(spec.get("id"), str):
         return None
     return str(spec["id"])
 

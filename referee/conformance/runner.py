@@ -31,7 +31,7 @@ from referee.conformance.adapter import Adapter as Adapter
 from referee.conformance.adapter import CaseError as CaseError
 from referee.conformance.adapter import Refused as Refused
 from referee.engine import Action, EngineError, Hand, IllegalActionError, Session
-from referee.ruleset.loader import RulesetError, load_ruleset, load_ruleset_text
+from referee.ruleset.loader import ID_PATTERN, RulesetError, load_ruleset, load_ruleset_text
 from referee.ruleset.model import Ruleset
 
 ROOT = bundled.CONFORMANCE
@@ -49,9 +49,13 @@ lines (gzip'd for the generated corpus, whose full states compress some thirtyfo
 
 
 def case_ruleset(case: Mapping[str, Any], *, check_hash: bool = True) -> Ruleset:
-    """The ruleset a case names (bundled id or inline), checked against its hash.
+    """The ruleset a case names (an id, a file or inline), checked against its id and hash.
 
-    ``check_hash=False`` is for mutation testing only, where differing rules are the point.
+    A ``file`` is read as written, relative to the working folder (``run_case`` reads it
+    relative to the case file's folder, ``carry_ruleset_file``).  Bundled ids and any
+    ruleset of a folder that ``$BHABHI_RULES_DIR`` (``--rules``) adds are ids; an inline
+    ruleset or a file may ``extends`` any of them.  ``check_hash=False`` is for mutation
+    testing only, where differing rules are the point.
     """
     spec = case["ruleset"]
     try:
@@ -59,16 +63,48 @@ def case_ruleset(case: Mapping[str, Any], *, check_hash: bool = True) -> Ruleset
             rules = load_ruleset_text(
                 yaml.safe_dump(dict(spec["inline"]), sort_keys=False), f"{case['name']} (inline)"
             )
+        elif "file" in spec:
+            rules = load_ruleset(Path(spec["file"]))
         else:
+            if not ID_PATTERN.fullmatch(spec["id"]):
+                raise CaseError(f"ruleset.id: {not_an_id(spec['id'])}")
             rules = load_ruleset(spec["id"])
     except RulesetError as error:
         raise CaseError(f"ruleset: {error}") from error
+    if "file" in spec and rules.id != spec["id"]:
+        wrong = f"the case names id {spec['id']!r}, but the file's is {rules.id!r}"
+        raise CaseError(f"ruleset: {wrong}")
     if check_hash and "hash" in spec and spec["hash"] != rules.hash:
         raise CaseError(
             f"ruleset {rules.id!r} has hash {rules.hash}, but the case was recorded on "
             f"{spec['hash']}: the rules differ"
         )
     return rules
+
+
+def not_an_id(value: str) -> str:
+    """Why a ``ruleset.id`` that is no id (a path, say) is refused, and what to write."""
+    return (
+        f"{value!r} is not a ruleset id (lower-case words joined by hyphens): to name a "
+        f"ruleset file, write ruleset: {{id: ID, file: {value}}}, the path relative to the "
+        "case file"
+    )
+
+
+def carry_ruleset_file(case: Any, folder: Path | None) -> Any:
+    """``case`` with its ``ruleset.file`` read (relative to ``folder``, the folder of the case
+    file) and carried inline, resolved, so that every adapter, a remote referee's included,
+    gets rules it can use without the file or the folders it extends from.  Any other case
+    is returned as it is.  Raises CaseError for a file that does not load."""
+    if not isinstance(case, Mapping):
+        return case
+    spec = case.get("ruleset")
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("file"), str):
+        return case
+    file = spec["file"] if folder is None else str(folder / spec["file"])
+    rules = case_ruleset({**case, "ruleset": {**spec, "file": file}})
+    carried = {k: v for k, v in spec.items() if k != "file"}
+    return {**case, "ruleset": {**carried, "inline": dict(rules.source)}}
 
 
 def deal_of(case: Mapping[str, Any]) -> list[list[int]]:
@@ -407,7 +443,12 @@ def validate_case(case: Any) -> list[str]:
 
 def _message(error: ValidationError, case: Any) -> str:
     """The schema's message, but for the choice of ``provenance`` or ``generated``, whose
-    generic message would quote the whole case."""
+    generic message would quote the whole case, and for a ruleset that is no id."""
+    where = list(error.absolute_path)
+    if where == ["ruleset", "id"] and error.validator == "pattern":
+        return not_an_id(str(error.instance))
+    if where == ["ruleset"] and error.validator == "not":
+        return "give 'file' or 'inline', not both"
     if error.validator == "oneOf" and not error.absolute_path and isinstance(case, Mapping):
         if "provenance" in case and "generated" in case:
             return "give 'provenance' or the older 'generated', not both"
@@ -513,13 +554,19 @@ def state_problems(state: Mapping[str, Any], where: str) -> list[str]:
 
 
 def run_case(
-    case: Mapping[str, Any], adapter: Adapter, path: str = "", *, check_schema: bool = True
+    case: Mapping[str, Any],
+    adapter: Adapter,
+    path: str = "",
+    *,
+    check_schema: bool = True,
+    folder: Path | None = None,
 ) -> CaseResult:
     """Replay one case; every problem, the case's or the implementation's, is a failure.
 
     Nothing raised by the adapter escapes: a crash is reported as the failure of the step
     it happened at, so one broken case never hides the verdicts on the others.
     ``check_schema=False`` skips validation for cases already validated (mutation runs).
+    ``folder``: where the case file is, which its ``ruleset.file`` is relative to.
     """
     name = case.get("name", path) if isinstance(case, Mapping) else path
     result = CaseResult(str(name), path, provenance=provenance_of(case))
@@ -530,6 +577,7 @@ def run_case(
         )
         return result
     try:
+        case = carry_ruleset_file(case, folder)
         adapter.start(case)
     except CaseError as error:
         result.failures.append(Failure(None, str(error), "deal", error=True))
@@ -557,7 +605,7 @@ def run_case(
                     result.failures.append(Failure(None, str(d), phase, hand, d.field))
             phase = "action"
             for index, step in enumerate(spec["steps"]):
-                found = _run_step(adapter, step)
+                found = _run_step(adapter, step, case.get("events_match", EXACT))
                 if found:
                     result.failures.extend(
                         Failure(index, what, phase, hand, where) for where, what in found
@@ -602,7 +650,7 @@ StepProblem = tuple[str | None, str]
 """(the field of the step that did not hold, or None; the message)."""
 
 
-def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> list[StepProblem]:
+def _run_step(adapter: Adapter, step: Mapping[str, Any], events_match: str) -> list[StepProblem]:
     seat, action = step["seat"], step["action"]
     label = f"seat {seat} {shown(action)}"
     if "refused" in step:
@@ -627,7 +675,10 @@ def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> list[StepProblem]:
         wrong = f"refused with {refusal.reason!r} ({refusal}), expected it to be accepted"
         return [(None, f"{label}: {wrong}")]
     if "events" in step:
-        found = differences(step["events"], events, "events")
+        if step.get("events_match", events_match) == SUBSEQUENCE:
+            found = subsequence_differences(step["events"], events)
+        else:
+            found = differences(step["events"], events, "events")
         if found:
             return [(d.field, f"{label}: {d}") for d in found[:MAX_PER_STEP]]
     if "state" in step:
@@ -638,6 +689,43 @@ def _run_step(adapter: Adapter, step: Mapping[str, Any]) -> list[StepProblem]:
         if found:
             return [(d.field, f"{label}: {d}") for d in found[:MAX_PER_STEP]]
     return []
+
+
+EXACT = "exact"
+SUBSEQUENCE = "subsequence"
+"""``events_match``: a step's ``events`` are every event the action caused (``exact``, the
+default), or some of them, in the order caused, others free before, between and after
+(``subsequence``: a case recorded by another engine states what that engine observed)."""
+
+
+def subsequence_differences(expected: list[Any], actual: list[Any]) -> list[Difference]:
+    """Where ``expected`` is not a subsequence of ``actual``: each expected event must match
+    (as ``differences`` compares: the fields written) an event after the one the previous
+    expected event matched.  Taking the first match each time is enough: a later one never
+    leaves more events to match the rest.  Only the first event not found is reported."""
+    position = 0
+    for index, event in enumerate(expected):
+        at = next(
+            (i for i in range(position, len(actual)) if not differences(event, actual[i])),
+            None,
+        )
+        if at is not None:
+            position = at + 1
+            continue
+        caused = ", ".join(str(a.get("kind")) if isinstance(a, Mapping) else "?" for a in actual)
+        after = f" after the event that matched events[{index - 1}]" if index else ""
+        earlier = any(not differences(event, a) for a in actual[:position])
+        order = " (it came earlier: out of order)" if earlier else ""
+        problem = f"{shown_event(event)} not found{after}{order}; the action caused: {caused}"
+        return [Difference(f"events[{index}]", problem)]
+    return []
+
+
+def shown_event(event: Any) -> str:
+    """An expected event as a message shows it: ``{kind: card_played, seat: 1, card: 10S}``."""
+    if not isinstance(event, Mapping):
+        return repr(event)
+    return "{" + ", ".join(f"{k}: {shown(v)}" for k, v in event.items()) + "}"
 
 
 def is_case_file(path: Path) -> bool:
@@ -711,6 +799,8 @@ class LoadedCase:
     not a case, so neither a pass nor a failure."""
     relative: str = ""
     """``label`` relative to the folder searched (``CaseResult.relative``)."""
+    file: Path | None = None
+    """The file the case was read from (its ``ruleset.file`` is relative to its folder)."""
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -760,7 +850,7 @@ def load_cases(path: Path, *, folder: Path | None = None) -> Iterator[LoadedCase
         if folder is not None and not is_case_document(data):
             yield LoadedCase(label, skipped=NOT_A_CASE, relative=rel)
         else:
-            yield LoadedCase(label, data, relative=rel)
+            yield LoadedCase(label, data, relative=rel, file=path)
         return
     if folder is not None and not lines_hold_cases(path):
         yield LoadedCase(label, skipped=NOT_A_CASE, relative=rel)
@@ -770,7 +860,7 @@ def load_cases(path: Path, *, folder: Path | None = None) -> Iterator[LoadedCase
         for number, line in read_lines(path):
             at = f"{label}:{number}", f"{rel}:{number}"
             try:
-                yield LoadedCase(at[0], json.loads(line), relative=at[1])
+                yield LoadedCase(at[0], json.loads(line), relative=at[1], file=path)
             except ValueError as error:
                 yield LoadedCase(at[0], error=f"not a JSON case: {error}", relative=at[1])
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as error:
@@ -800,6 +890,7 @@ def run_loaded(loaded: LoadedCase, adapter: Adapter, *, check_schema: bool = Tru
     if loaded.error:
         failure = Failure(None, loaded.error, error=True)
         return CaseResult(loaded.label, loaded.label, [failure], relative=loaded.relative)
-    result = run_case(loaded.case, adapter, loaded.label, check_schema=check_schema)
+    folder = None if loaded.file is None else loaded.file.parent
+    result = run_case(loaded.case, adapter, loaded.label, check_schema=check_schema, folder=folder)
     result.relative = loaded.relative
     return result
