@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import referee
+from referee.ruleset.problems import RulesetError
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -144,4 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except RulesetError as error:
+        # Rulesets that cannot be listed at all (two files giving one id in the folders of
+        # BHABHI_RULES_DIR): every command needs them, so each says so the same way.
+        for problem in error.problems:
+            print(f"bhabhi: error: {problem}", file=sys.stderr)
+        return 2
     return code

@@ -432,3 +432,20 @@ def test_grpc_core_informational_lines_are_kept_out(setup: str) -> None:
         assert lines == ["our own line"]
     else:  # what the test would otherwise not see
         assert any("fork_posix.cc" in line for line in lines), lines
+
+
+def test_rulesets_that_clash_are_one_line_for_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two files giving one id (an added folder's and a bundled one) make every command that
+    lists rulesets say so in one line and exit 2, never a traceback."""
+    folder = tmp_path / "ours"
+    folder.mkdir()
+    (folder / "pickup.yaml").write_text(
+        (DEFAULT_RULES_DIR / "pickup.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    monkeypatch.setenv("BHABHI_RULES_DIR", str(folder))
+    for argv in (["rules", "list"], ["simulate", "--rules", "pickup", "--players", "3"]):
+        assert cli.main(argv) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert lines and all("ruleset id 'pickup' is given by two files" in line for line in lines)
