@@ -28,14 +28,16 @@ from referee.cli import main
 from referee.conformance import mutants
 from referee.conformance.coverage import CLAUSES, is_clause
 from referee.conformance.runner import (
+    CASES,
     STATE_CHECKS,
     EngineAdapter,
     LoadedCase,
+    load_case,
     load_cases,
     run_case,
     validate_case,
 )
-from referee.engine import Hand
+from referee.engine import Hand, Session
 from referee.engine.record import export_hand
 from referee.ruleset import loader
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
@@ -663,6 +665,33 @@ def test_clause_ids_match_the_schema_pattern() -> None:
     assert not is_clause("C17") and not is_clause("B0")
 
 
+# --- session cases: who deals (C5) ----------------------------------------------------------
+
+
+def test_session_cases_catch_a_deal_that_moves_the_wrong_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A later hand's ``dealer`` is what the rotation must give, not an input: a session
+    that passes the deal the other way round fails every session case at its second hand."""
+    files = sorted((CASES / "sessions").glob("*.yaml"))
+    assert files
+    for path in files:
+        assert run_case(load_case(path), EngineAdapter(), str(path)).passed, path
+
+    forward = Session.dealer_of
+
+    def backward(self: Session, number: int) -> int:
+        return forward(self, -number)
+
+    monkeypatch.setattr(Session, "dealer_of", backward)
+    for path in files:
+        result = run_case(load_case(path), EngineAdapter(), str(path))
+        assert not result.passed, path
+        first = result.failures[0]
+        assert (first.phase, first.hand, first.error) == ("deal", 1, False), first
+        assert first.what.startswith("dealt by seat"), first
+
+
 # --- mutants --------------------------------------------------------------------------------
 
 
@@ -672,6 +701,19 @@ def test_schema_options_are_found_by_walking_the_schema() -> None:
     assert options[("end", "two_left_pickup_loses")] == [False, True]
     assert options[("end", "max_tricks")] == [mutants.SMALL_MAX_TRICKS]
     assert ("deck", "ranks") not in options  # a list, not one value
+
+
+def test_integer_options_are_mutated_one_off_within_their_bounds() -> None:
+    options = {o.path: o for o in mutants.integer_options()}
+    assert {("end", "max_tricks"), ("session", "hands"), ("session", "chips")} <= set(options)
+    assert ("deck", "packs") in options and ("deal", "first_dealer") in options
+    assert options[("session", "chips")].values(0) == [1]  # chips are never negative
+    assert options[("session", "hands")].values(10) == [9, 11, None]  # None: no limit
+    assert options[("session", "bhabhi_limit")].values(None) == [1]
+    found = mutants.mutants_of(load_ruleset("pickup"), [])
+    valid = {(m.option, m.value) for m, _ in found.valid}
+    assert {("end.max_tricks", 999), ("end.max_tricks", 1001), ("session.chips", 1)} <= valid
+    assert ("session.hands", None) in valid and ("session.bhabhi_limit", 1) in valid
 
 
 def test_mutants_that_do_not_validate_are_skipped() -> None:

@@ -125,9 +125,10 @@ class Recorder:
         self.log.append(("result", result))
         return result
 
-    def next_hand(self, spec: Mapping[str, Any]) -> None:
-        self.inner.next_hand(spec)
-        self.log.append(("next_hand",))
+    def next_hand(self, spec: Mapping[str, Any]) -> int:
+        dealer = self.inner.next_hand(spec)
+        self.log.append(("next_hand", dealer))
+        return dealer
 
     def session_result(self) -> dict[str, Any]:
         result = self.inner.session_result()

@@ -38,9 +38,12 @@ class Adapter(Protocol):
     def result(self) -> dict[str, Any] | None:
         """termination, bhabhi, losing_team, out_order; None while the hand goes on."""
 
-    def next_hand(self, spec: Mapping[str, Any]) -> None:
+    def next_hand(self, spec: Mapping[str, Any]) -> int:
         """Session cases: the previous hand is over; deal the next from ``spec["deal"]``
-        (and ``spec["draws"]``), the dealer moving on as the ruleset says (C5, C16)."""
+        (and ``spec["draws"]``), the dealer moving on as the ruleset says (C5, C16).
+
+        Returns the seat the implementation chose as the new hand's dealer: the case's
+        ``dealer`` of a later hand is what the rotation must give, never an input."""
 
     def session_result(self) -> dict[str, Any]:
         """hands_played, bhabhi_counts, losers, chips, pot_left, and over (C14, C15)."""

@@ -2,7 +2,9 @@
 
 A *mutant* is a bundled ruleset with one option changed to another value the schema
 allows: every enumerated option set to each of its other values, every boolean flipped,
-and ``end.max_tricks`` made small.  A mutant that does not validate (a team game for three
+``end.max_tricks`` made small, and every integer option one more and one less (within the
+schema's bounds; one that may be null, "no limit", also null, and a null one its least
+value).  A mutant that does not validate (a team game for three
 players) is no ruleset and is skipped.  Each mutant replays its ruleset's cases (hand-written
 first, then the generated corpus, cheapest first) on the engine with the mutated rules in
 place of the real ones, stopping at the first case that fails: the mutant is *caught*.  A
@@ -98,6 +100,50 @@ def schema_options(schema: Mapping[str, Any] | None = None) -> list[tuple[Option
     return found
 
 
+@dataclass(frozen=True)
+class IntegerOption:
+    """An integer option of the ruleset schema, with the bounds its mutants keep to."""
+
+    path: OptionPath
+    minimum: int
+    maximum: int
+    nullable: bool
+    """The option may be null (``session.hands``: no limit)."""
+
+    def values(self, current: Any) -> list[Any]:
+        """The mutants' values: one less and one more than ``current`` within the bounds,
+        and null if the option may be null; for a null ``current``, the least value."""
+        if current is None:
+            return [self.minimum]
+        found: list[Any] = [
+            v for v in (current - 1, current + 1) if self.minimum <= v <= self.maximum
+        ]
+        if self.nullable:
+            found.append(None)
+        return found
+
+
+def integer_options(schema: Mapping[str, Any] | None = None) -> list[IntegerOption]:
+    """Every integer option of the schema (``deck.packs``, ``session.chips`` ...), found by
+    walking its properties like ``schema_options``."""
+    if schema is None:
+        schema = _ruleset_schema()
+    found: list[IntegerOption] = []
+
+    def walk(node: Mapping[str, Any], path: OptionPath) -> None:
+        for name, prop in node.get("properties", {}).items():
+            here = (*path, name)
+            kind = prop.get("type")
+            kinds = kind if isinstance(kind, list) else [kind]
+            if "integer" in kinds:
+                found.append(IntegerOption(here, prop["minimum"], prop["maximum"], "null" in kinds))
+            elif kind == "object":
+                walk(prop, here)
+
+    walk(schema, ())
+    return found
+
+
 def _get(data: Mapping[str, Any], path: OptionPath) -> Any:
     """An option's value in a resolved ruleset; an optional option that it leaves out has
     the schema's ``default`` (a mutant is every other value)."""
@@ -147,13 +193,25 @@ class Mutants:
     invalid: list[tuple[Mutant, str]] = field(default_factory=list)
 
 
-def mutants_of(rules: Ruleset, options: Sequence[tuple[OptionPath, list[Any]]]) -> Mutants:
+def mutants_of(
+    rules: Ruleset,
+    options: Sequence[tuple[OptionPath, list[Any]]],
+    integers: Sequence[IntegerOption] | None = None,
+) -> Mutants:
+    """``rules``' mutants: ``options`` at each of their values, and ``integers`` (by default
+    the schema's integer options) one off their values (``IntegerOption.values``)."""
     found = Mutants(rules.id)
-    for path, values in options:
+    if integers is None:
+        integers = integer_options()
+    changes = [(path, list(values)) for path, values in options]
+    changes += [(o.path, o.values(_get(rules.source, o.path))) for o in integers]
+    seen: set[tuple[OptionPath, str]] = set()
+    for path, values in changes:
         current = _get(rules.source, path)
         for value in values:
-            if value == current:
+            if value == current or (path, json.dumps(value)) in seen:
                 continue
+            seen.add((path, json.dumps(value)))
             mutant = Mutant(rules.id, ".".join(path), value)
             data = mutate(rules.source, path, value)
             problems = validate(data)

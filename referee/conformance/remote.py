@@ -679,8 +679,9 @@ class RemoteAdapter:
         self._streams.wait_for(table.last_seq, self.timeout)
         return int(table.last_seq)
 
-    def next_hand(self, spec: Mapping[str, Any]) -> None:
-        """The referee deals the next test hand itself once the previous hand is over."""
+    def next_hand(self, spec: Mapping[str, Any]) -> int:
+        """The referee deals the next test hand itself once the previous hand is over (the
+        case gives it only the cards); its dealer is the one HandStarted announces."""
         self.last_seq = self._catch_up()
         self._deal = _deal_of(spec)
         self._outcome = None
@@ -695,6 +696,7 @@ class RemoteAdapter:
         self._hand_started_seq = dealt[-1]
         self._check_deal_events(dealt[-1])
         self._engine_events(dealt[-1] + 1, self.last_seq)  # a hand can end at the deal
+        return int(self._merged(dealt[-1]).hand_started.dealer)
 
     def session_result(self) -> dict[str, Any]:
         self.last_seq = self._catch_up()

@@ -148,13 +148,15 @@ class EngineAdapter:
             seed=spec["seed"] if "seed" in spec and draws is None else None,
         )
 
-    def next_hand(self, spec: Mapping[str, Any]) -> None:
+    def next_hand(self, spec: Mapping[str, Any]) -> int:
+        """Deal ``spec`` with the dealer the session's rotation chooses (C5)."""
         if self.session is None or self.session.is_over:
             raise CaseError("the session is over: there is no next hand to deal")
         try:
             self.hand = self._deal(spec, dealer=None)
         except EngineError as error:
             raise CaseError(f"cannot deal the next hand: {error}") from error
+        return self.hand.dealer
 
     def session_result(self) -> dict[str, Any]:
         assert self.session is not None, "start() first"
@@ -594,9 +596,8 @@ def run_case(
             hand = number if len(hands) > 1 else None
             phase, index = "deal", None
             if number:
-                adapter.next_hand(spec)
-                dealer = adapter.state()["views"]["0"]["dealer"]
-                if "dealer" in spec and dealer != spec["dealer"]:  # C5
+                dealer = adapter.next_hand(spec)  # the implementation's choice (C5)
+                if "dealer" in spec and dealer != spec["dealer"]:
                     wrong = f"dealt by seat {dealer}, expected {spec['dealer']}"
                     result.failures.append(Failure(None, wrong, phase, hand))
                     return result

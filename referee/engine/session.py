@@ -112,7 +112,7 @@ class Session:
             self._close(self.current)
         number = self.hands_played
         if dealer is None:
-            dealer = (self.dealer + self._dealer_step * number) % self.players
+            dealer = self.dealer_of(number)
         if seed is None and deal is None:
             seed = hand_seed(self.seed, number)
         self.current = Hand(
