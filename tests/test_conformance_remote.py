@@ -27,6 +27,7 @@ import pytest
 import yaml
 from bhabhi.referee.v1 import referee_pb2 as pb
 
+from referee.conformance.commands import run_suite
 from referee.conformance.remote import RemoteAdapter, _Streams
 from referee.conformance.runner import (
     Adapter,
@@ -157,7 +158,9 @@ def replay_both(case: Mapping[str, Any], target: str) -> RemoteAdapter:
     assert verdict.passed, f"{case['name']} fails remotely: {verdict.failures}"
     assert remote.log == engine.log, first_difference(engine.log, remote.log)
     assert adapter.discrepancies == []
-    assert adapter._streams is None and adapter._channel is None, "close() left something open"
+    assert adapter._streams is None, "close() left the case's streams open"
+    adapter.disconnect()
+    assert adapter._channel is None, "disconnect() left the connection open"
     return adapter
 
 
@@ -399,13 +402,34 @@ def test_a_registered_inline_ruleset_is_reused(referee: BackgroundReferee) -> No
     replay_both(PICKUP_PENALTY, referee.target)
 
 
-def test_one_adapter_runs_case_after_case(referee: BackgroundReferee) -> None:
-    adapter = RemoteAdapter(referee.target)
-    for case in (PICKUP_PLAYER_OUT, BHABHO_TAKES, PICKUP_PLAYER_OUT):
-        verdict = run_case(case, adapter)
-        assert verdict.passed, verdict.failures
-    assert adapter.discrepancies == []
-    assert not [t for t in threading.enumerate() if t.name.startswith("watch seat")]
+def test_one_adapter_runs_case_after_case_on_one_connection(
+    referee: BackgroundReferee,
+) -> None:
+    with RemoteAdapter(referee.target) as adapter:
+        channels = []
+        for case in (PICKUP_PLAYER_OUT, BHABHO_TAKES, PICKUP_PLAYER_OUT):
+            verdict = run_case(case, adapter)
+            assert verdict.passed, verdict.failures
+            channels.append(adapter._channel)
+        assert adapter.discrepancies == []
+        assert not [t for t in threading.enumerate() if t.name.startswith("watch seat")]
+        assert channels[0] is not None and channels == [channels[0]] * 3
+    assert adapter._channel is None
+
+
+def test_jobs_replay_on_several_connections_with_the_same_results(
+    referee: BackgroundReferee, tmp_path: Path
+) -> None:
+    cases = [PICKUP_PLAYER_OUT, BHABHO_TAKES, PICKUP_PENALTY]
+    for number, case in enumerate(cases):
+        (tmp_path / f"{number}.yaml").write_text(yaml.safe_dump(case), encoding="utf-8")
+    broken = {**BHABHO_TAKES, "name": "broken", "deal": ["AS", "QS", "KX"]}
+    (tmp_path / "3.yaml").write_text(yaml.safe_dump(broken), encoding="utf-8")
+    serial = run_suite([tmp_path], target=referee.target)
+    parallel = run_suite([tmp_path], jobs=2, target=referee.target)
+    verdicts = [(r.name, r.status, [f.what for f in r.failures]) for r in serial.results]
+    assert [(r.name, r.status, [f.what for f in r.failures]) for r in parallel.results] == verdicts
+    assert [status for _, status, _ in verdicts] == ["pass", "pass", "pass", "error"]
 
 
 def test_acting_after_the_hand_is_refused_with_hand_over(referee: BackgroundReferee) -> None:

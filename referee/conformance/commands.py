@@ -125,7 +125,8 @@ def register(subparsers: Subparsers) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="processes for the in-process engine (same results; ignored with --target)",
+        help="cases replayed at once, in N processes: each its own engine, or with --target "
+        "its own connection to the referee (same results, in the same order)",
     )
     run.set_defaults(func=run_command)
 
@@ -282,9 +283,22 @@ class Skipped:
 UnitResults = tuple[list[tuple[int, int, CaseResult]], list[tuple[int, Skipped]]]
 
 
+_worker_adapter: Adapter | None = None
+"""A worker process's adapter for every unit it runs: its own connection to the referee
+with ``--target``; None for the engine (a fresh ``EngineAdapter`` per unit)."""
+
+
+def _start_remote_worker(target: str) -> None:
+    """A worker's one connection to the referee, kept for every unit it is given."""
+    global _worker_adapter
+    from referee.conformance.remote import RemoteAdapter
+
+    _worker_adapter = RemoteAdapter(target)
+
+
 def _run_unit(unit: Unit) -> UnitResults:
     index, path, folder, k, stride = unit
-    adapter = EngineAdapter()
+    adapter = _worker_adapter if _worker_adapter is not None else EngineAdapter()
     out: list[tuple[int, int, CaseResult]] = []
     skipped: list[tuple[int, Skipped]] = []
     lines = is_lines_file(Path(path))
@@ -311,13 +325,22 @@ def run_suite(
     adapter: Adapter | None = None,
     *,
     jobs: int = 1,
+    target: str | None = None,
     on_file: Callable[[str, list[CaseResult]], None] | None = None,
     on_cases: Callable[[int], None] | None = None,
 ) -> SuiteRun:
-    """Every case under ``paths``, in file order, on ``adapter`` (default: the engine).
+    """Every case under ``paths``, in file order, on ``adapter`` (default: the engine), or
+    with ``jobs`` > 1 in that many processes, each with its own engine or, given a
+    ``target``, its own connection to the referee there (a referee spends most of a
+    replay waiting on round trips and durable writes, which several connections overlap).
 
     ``on_file`` is told each file's results once it is done (in file order); ``on_cases``
     how many cases were just replayed, as they are (a progress bar's steps)."""
+    if adapter is None and target is not None and jobs <= 1:
+        from referee.conformance.remote import RemoteAdapter
+
+        with RemoteAdapter(target) as remote:
+            return run_suite(paths, remote, on_file=on_file, on_cases=on_cases)
     files = list(case_files(paths))
     run = SuiteRun()
     if adapter is not None or jobs <= 1:
@@ -347,7 +370,13 @@ def run_suite(
             kept.append(found)
     units = _units(kept, jobs)
     collected: list[tuple[int, int, CaseResult]] = []
-    with multiprocessing.Pool(min(jobs, len(units)) or 1) as pool:
+    processes = min(jobs, len(units)) or 1
+    if target is None:
+        pool = multiprocessing.Pool(processes)
+    else:  # spawned: a gRPC library that has run in a process does not survive a fork
+        spawn = multiprocessing.get_context("spawn")
+        pool = spawn.Pool(processes, initializer=_start_remote_worker, initargs=(target,))
+    with pool:
         for unit_results, unit_skipped in pool.imap_unordered(_run_unit, units):
             collected.extend(unit_results)
             skipped.extend(unit_skipped)
@@ -468,7 +497,8 @@ def _run(args: argparse.Namespace, paths: list[Path]) -> int:
             from referee.conformance.remote import RemoteAdapter
         except ImportError as error:
             return _usage(f"the gRPC adapter is not available: {error}")
-        adapter = RemoteAdapter(args.target)
+        if args.jobs == 1:
+            adapter = RemoteAdapter(args.target)
 
     from referee.conformance.progress import CaseBar, count_cases, wanted
 
@@ -477,7 +507,19 @@ def _run(args: argparse.Namespace, paths: list[Path]) -> int:
     total = count_cases(list(case_files(paths))) if shown else None
     with CaseBar(total, shown=shown) as bar:
         summary = _Summary(quiet=args.quiet, write=bar.write)
-        run = run_suite(paths, adapter, jobs=args.jobs, on_file=summary.add, on_cases=bar.advance)
+        try:
+            run = run_suite(
+                paths,
+                adapter,
+                jobs=args.jobs,
+                target=args.target,
+                on_file=summary.add,
+                on_cases=bar.advance,
+            )
+        finally:
+            disconnect = getattr(adapter, "disconnect", None)  # the referee's connection
+            if callable(disconnect):
+                disconnect()
         summary.flush()
         summary.skipped(run.skipped)
     seconds = time.perf_counter() - started

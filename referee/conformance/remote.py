@@ -416,7 +416,7 @@ class RemoteAdapter:
         try:
             self._start(case)
         except BaseException:
-            self.close()  # the runner closes only after a successful start
+            self.disconnect()  # the runner closes only after a successful start
             raise
 
     def _start(self, case: Mapping[str, Any]) -> None:
@@ -715,16 +715,25 @@ class RemoteAdapter:
         return {"over": False}
 
     def _views(self) -> list[pb.SeatView]:
+        """Every seat's view, asked for all at once: the calls overlap instead of each
+        waiting out the round trip of the one before (most of a replay's time)."""
         assert self._channel is not None, "start() first"
         play = rpc.PlayServiceStub(self._channel)
+        request = pb.GetViewRequest(table_id=self.table_id)
+        pending = [
+            play.GetView.future(request, metadata=self._md(seat), timeout=self.timeout)
+            for seat in range(self.players)
+        ]
         views = []
-        for seat in range(self.players):
-            response = self._call(
-                play.GetView,
-                pb.GetViewRequest(table_id=self.table_id),
-                f"GetView (seat {seat})",
-                seat=seat,
-            )
+        for seat, future in enumerate(pending):
+            try:
+                response = future.result()
+            except grpc.RpcError as error:
+                for rest in pending[seat + 1 :]:
+                    rest.cancel()
+                raise RemoteError(
+                    f"GetView (seat {seat}) failed: {_describe(error, refusal_of(error))}"
+                ) from error
             moved_on = self._outcome is not None and response.seq > self.last_seq
             if response.seq != self.last_seq and not moved_on:  # (a session deals on)
                 self._note(f"seat {seat}'s view is at seq {response.seq}, not {self.last_seq}")
@@ -763,12 +772,12 @@ class RemoteAdapter:
         return self._outcome if self._outcome is not None else shown
 
     def close(self) -> None:
+        """Ends the case: its streams are cancelled and their threads joined.  The
+        connection stays open for the next case (``disconnect`` closes it): closing a
+        gRPC channel and opening another took longer than a short case's replay."""
         if self._streams is not None:
             self._streams.close(self.timeout)
             self._streams = None
-        if self._channel is not None:
-            self._channel.close()
-            self._channel = None
         self.table_id = ""
         self.players = 0
         self.last_seq = 0
@@ -777,6 +786,20 @@ class RemoteAdapter:
         self._deal = []
         self._tokens = []
         self._outcome = None
+
+    def disconnect(self) -> None:
+        """Ends the case and closes the connection to the referee (the next ``start``
+        opens another)."""
+        self.close()
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+
+    def __enter__(self) -> RemoteAdapter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.disconnect()
 
 
 # --- small helpers ------------------------------------------------------------------------
