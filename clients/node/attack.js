@@ -10,7 +10,7 @@
 // flood uses up this address's CreateTable allowance for a while. See README.md.
 
 const path = require('node:path');
-const { Referee } = require('./lib/api');
+const { Referee, exitWithUsage } = require('./lib/api');
 const { CheckFailure } = require('./lib/truth');
 const { seatTable } = require('./lib/attack/common');
 
@@ -59,14 +59,8 @@ function parseArgs(argv) {
 }
 
 function usage(problem) {
-  const text = 'usage: node attack.js --target HOST:PORT [--proto DIR] [--seconds S] [--later S] ' +
-    '[--only NAME,...] [--timeout SECONDS]';
-  if (problem) {
-    console.error(`${problem}\n${text}`);
-    process.exit(2);
-  }
-  console.log(text);
-  process.exit(0);
+  exitWithUsage('usage: node attack.js --target HOST:PORT [--proto DIR] [--seconds S] [--later S] ' +
+    '[--only NAME,...] [--timeout SECONDS]', problem);
 }
 
 // A line of output is one line, whatever the text.

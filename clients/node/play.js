@@ -17,7 +17,7 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 const YAML = require('yaml');
-const { Referee, refusalProblem, grpc } = require('./lib/api');
+const { Referee, refusalProblem, exitWithUsage, grpc } = require('./lib/api');
 const shuffle = require('./lib/shuffle');
 const { CheckFailure, fail, sameSet, Timeline } = require('./lib/truth');
 
@@ -65,14 +65,8 @@ function parseArgs(argv) {
 }
 
 function usage(problem) {
-  const text = 'usage: node play.js --target HOST:PORT --rules ID --players N --hands K ' +
-    '[--seed S] [--proto DIR] [--timeout SECONDS] [--verbose]';
-  if (problem) {
-    console.error(`${problem}\n${text}`);
-    process.exit(2);
-  }
-  console.log(text);
-  process.exit(0);
+  exitWithUsage('usage: node play.js --target HOST:PORT --rules ID --players N --hands K ' +
+    '[--seed S] [--proto DIR] [--timeout SECONDS] [--verbose]', problem);
 }
 
 // A small seeded generator (mulberry32) so that a failing run can be replayed with --seed.

@@ -288,14 +288,9 @@ def shown(value: Any) -> Any:
 
 def _norm(value: Any) -> Any:
     """Cards compare by identity whatever their spelling (``10h`` and ``TH`` are ``10H``)."""
-    if isinstance(value, str):
-        try:
-            return card_str(parse_card(value))
-        except CardSyntaxError:
-            return value
     if isinstance(value, list):
         return json.dumps(value, sort_keys=True)
-    return value
+    return shown(value)
 
 
 # --- running ------------------------------------------------------------------------------

@@ -155,6 +155,10 @@ class _Servicer:
         self.referee = referee
         self.metrics = metrics
 
+    def peer(self, context: Context) -> str:
+        """Whom the per-address limits count this call against."""
+        return _client(context, self.referee.limits.trusted_proxy_hops)
+
     async def refuse(self, context: Context, method: str, refusal: Refusal, table_id: str) -> None:
         """Count the refusal, then end the call with it (raises)."""
         self.metrics.refused(method, refusal.reason, table_id)
@@ -184,7 +188,7 @@ class RulesetService(_Servicer, rpc.RulesetServiceServicer):
         rules, problems = await self.referee.validate_ruleset(
             request.yaml,
             request.name,
-            client=_client(context, self.referee.limits.trusted_proxy_hops),
+            client=self.peer(context),
         )
         response = pb.ValidateRulesetResponse(
             valid=rules is not None, problems=[problem_message(p) for p in problems]
@@ -197,9 +201,7 @@ class RulesetService(_Servicer, rpc.RulesetServiceServicer):
     async def RegisterRuleset(
         self, request: pb.RegisterRulesetRequest, context: Context
     ) -> pb.RegisterRulesetResponse:
-        hosted = await self.referee.register_ruleset(
-            request.yaml, client=_client(context, self.referee.limits.trusted_proxy_hops)
-        )
+        hosted = await self.referee.register_ruleset(request.yaml, client=self.peer(context))
         return pb.RegisterRulesetResponse(ruleset=ruleset_summary(hosted))
 
 
@@ -221,7 +223,7 @@ class TableService(_Servicer, rpc.TableServiceServicer):
                 for hand in request.test_hands
             ]
             or None,
-            client=_client(context, self.referee.limits.trusted_proxy_hops),
+            client=self.peer(context),
             token=_token(context),
         )
         return pb.CreateTableResponse(table=table_message(self.referee, table))
@@ -308,7 +310,7 @@ class PlayService(_Servicer, rpc.PlayServiceServicer):
                 request.table_id,
                 _token(context),
                 request.after_seq,
-                client=_client(context, self.referee.limits.trusted_proxy_hops),
+                client=self.peer(context),
             ):
                 response = pb.WatchTableResponse()
                 event_message(item, self.referee.now(), response.event)

@@ -213,4 +213,14 @@ class Referee {
   }
 }
 
-module.exports = { Referee, DOMAIN, LANGUAGES, codeName, refusalProblem, grpc };
+// A command's usage: with a problem, on stderr and exit 2; without (--help), on stdout, exit 0.
+function exitWithUsage(text, problem) {
+  if (problem) {
+    console.error(`${problem}\n${text}`);
+    process.exit(2);
+  }
+  console.log(text);
+  process.exit(0);
+}
+
+module.exports = { Referee, DOMAIN, LANGUAGES, codeName, refusalProblem, exitWithUsage, grpc };

@@ -14,6 +14,7 @@ import math
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from referee.reasons import Reason
 from referee.server.errors import Refusal
@@ -57,6 +58,8 @@ def network_of(client: str) -> str:
     return client
 
 
+K = TypeVar("K")
+
 MAX_CLIENTS = 10_000
 """Client addresses remembered per limit before the idle ones are forgotten."""
 
@@ -78,65 +81,66 @@ class Gate:
         """Refuse a seat acting faster than ``actions_per_second`` (after a burst), telling
         it how long to wait."""
         rate = self.limits.actions_per_second
-        if not rate:
-            return
-        key = (table_id, seat)
-        bucket = self._actions.get(key)
-        if bucket is None:
-            bucket = self._actions[key] = TokenBucket(
-                rate, self.limits.action_burst, self._monotonic()
-            )
-        wait = bucket.take(self._monotonic())
-        if wait:
-            raise Refusal(
-                Reason.RATE_LIMITED, rate=f"{rate:g}", retry_ms=max(1, math.ceil(wait * 1000))
-            )
+        self._take(
+            self._actions,
+            (table_id, seat),
+            rate,
+            self.limits.action_burst,
+            Reason.RATE_LIMITED,
+            rate,
+        )
 
     def throttle_create(self, client: str) -> None:
         """Refuse a client creating tables faster than ``tables_per_minute`` (after a
         burst): tables cost the referee memory and the lobby space."""
-        limits = self.limits
-        self._throttle_client(
-            self._creators,
-            client,
-            limits.tables_per_minute,
-            limits.table_burst,
-            Reason.CREATE_RATE_LIMITED,
-        )
+        per_minute = self.limits.tables_per_minute
+        if client:
+            self._take(
+                self._creators,
+                network_of(client),
+                per_minute / 60,
+                self.limits.table_burst,
+                Reason.CREATE_RATE_LIMITED,
+                per_minute,
+            )
 
     def throttle_upload(self, client: str) -> None:
         """Refuse a client sending rulesets faster than ``uploads_per_minute`` (after a
         burst): each is read and checked, at the cost of every other client."""
-        limits = self.limits
-        self._throttle_client(
-            self._uploaders,
-            client,
-            limits.uploads_per_minute,
-            limits.upload_burst,
-            Reason.UPLOAD_RATE_LIMITED,
-        )
+        per_minute = self.limits.uploads_per_minute
+        if client:
+            self._take(
+                self._uploaders,
+                network_of(client),
+                per_minute / 60,
+                self.limits.upload_burst,
+                Reason.UPLOAD_RATE_LIMITED,
+                per_minute,
+            )
 
-    def _throttle_client(
+    def _take(
         self,
-        buckets: dict[str, TokenBucket],
-        client: str,
-        per_minute: float,
+        buckets: dict[K, TokenBucket],
+        key: K,
+        per_second: float,
         burst: int,
         reason: Reason,
+        shown_rate: float,
     ) -> None:
-        if not per_minute or not client:
+        """Take a token from ``key``'s bucket (made on first use), or refuse with ``reason``
+        and how long to wait; a rate of 0 is no limit."""
+        if not per_second:
             return
-        client = network_of(client)
         now = self._monotonic()
-        bucket = buckets.get(client)
+        bucket = buckets.get(key)
         if bucket is None:
-            if len(buckets) > MAX_CLIENTS:  # forget the clients idle for an hour
-                for key in [k for k, b in buckets.items() if now - b.at >= 3600]:
-                    del buckets[key]
-            bucket = buckets[client] = TokenBucket(per_minute / 60, burst, now)
+            if len(buckets) > MAX_CLIENTS:  # forget the idle ones now and then
+                for idle in [k for k, b in buckets.items() if now - b.at >= 3600]:
+                    del buckets[idle]
+            bucket = buckets[key] = TokenBucket(per_second, burst, now)
         wait = bucket.take(now)
         if wait:
-            raise Refusal(reason, rate=f"{per_minute:g}", retry_ms=max(1, math.ceil(wait * 1000)))
+            raise Refusal(reason, rate=f"{shown_rate:g}", retry_ms=max(1, math.ceil(wait * 1000)))
 
     def forget_table(self, table: Table) -> None:
         for seat in range(table.seat_count):

@@ -113,9 +113,7 @@ def _deal_next(table: Table, at: float, seed: str) -> None:
 def _deal(table: Table, at: float, deal: Deal) -> None:
     session = table.session
     assert session is not None
-    number = session.hands_played + (
-        1 if session.current is not None and session.current.is_over else 0
-    )
+    # The session chooses each hand's dealer (C5); a test table may choose the first one's.
     if deal.test == 0:
         hand = session.next_hand(
             deal=table.test_deal, draws=table.test_draws, dealer=table.test_dealer
@@ -123,11 +121,11 @@ def _deal(table: Table, at: float, deal: Deal) -> None:
         seed = ""
     elif deal.test is not None:
         cards, draws = table.test_hands[deal.test - 1]
-        hand = session.next_hand(deal=cards, draws=draws, dealer=session.dealer_of(number))
+        hand = session.next_hand(deal=cards, draws=draws)
         seed = ""
     else:
         seed = deal.seed
-        hand = session.next_hand(seed=seed, dealer=session.dealer_of(number))
+        hand = session.next_hand(seed=seed)
     table.hand_seeds.append(seed)
     events = hand.events or []
     started = events[0] if events else None
