@@ -39,10 +39,12 @@ lint: setup $(BUF)
 	$(BIN)/mypy
 	$(BIN)/python tools/gen_proto.py --check
 	cd proto && ../$(BUF) lint
-	@# buf breaking: once a release is tagged (v*), the API must stay compatible with it.
-	@tag=$$(git describe --tags --abbrev=0 --match 'v*' 2>/dev/null); \
-	if [ -n "$$tag" ]; then $(BUF) breaking proto --against ".git#tag=$$tag,subdir=proto"; \
-	else echo "buf breaking: no release tag yet, nothing to compare against"; fi
+	@# buf breaking: the API must stay compatible with the last release, whose image
+	@# (`buf build -o proto/releases/vX.Y.Z.binpb` at the release) is kept in the repository.
+	@release=$$(ls proto/releases/v*.binpb 2>/dev/null | sort -V | tail -1); \
+	if [ -n "$$release" ]; then echo "buf breaking against $$release"; \
+	  $(BUF) breaking proto --against "$$release"; \
+	else echo "buf breaking: no release image yet, nothing to compare against"; fi
 
 unit: setup
 	$(BIN)/pytest -q -n 2
