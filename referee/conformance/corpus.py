@@ -372,6 +372,9 @@ def rare_ending_games(
     for ending in RARE_ENDINGS:
         if not possible[ending] or any(_shows(result, ending) for result in seen):
             continue
+        if not book.fast_playout:  # the search needs the fast playout's speed
+            yield f"ending-{ending}", None
+            continue
         found: Hand | None = None
         for tries in range(SEARCH_TRIES):
             players = counts[tries % len(counts)]

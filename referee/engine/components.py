@@ -82,6 +82,10 @@ class RuleBook:
     timeout_card: int
     """LOWEST (house rule H27) or HIGHEST: the legal card the referee's turn clock plays
     for a seat out of time (no rule document speaks of a clock)."""
+    fast_playout: bool
+    """Whether ``playout.random_playout`` knows every rule that is on.  The fast playout
+    repeats the rules for speed and leaves the house rules to ``Hand``: with any of them on,
+    the simulator plays random hands through ``Hand`` instead."""
 
     @staticmethod
     def of(rules: m.Ruleset) -> RuleBook:
@@ -142,4 +146,10 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
         illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
         timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,
+        fast_playout=_fast_playout(rules),
     )
+
+
+def _fast_playout(rules: m.Ruleset) -> bool:
+    """True when no rule that only ``Hand`` plays is on (one condition per house rule)."""
+    return True

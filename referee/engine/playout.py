@@ -107,6 +107,10 @@ def random_playout(
         book = RuleBook.of(rules)
     else:
         book = rules
+    if not book.fast_playout:
+        raise EngineError(
+            "these rules use house rules the fast playout does not play: play them with Hand"
+        )
     n_seats = players
     dealer %= n_seats
     step = book.step

@@ -67,7 +67,7 @@ class Simulation:
 
     @property
     def fast(self) -> bool:
-        return _all_random(self.bots)
+        return _all_random(self.bots) and RuleBook.of(self.rules).fast_playout
 
 
 def dealer_of(rules: Ruleset, players: int, index: int) -> int:
@@ -94,8 +94,8 @@ def play_range(
     """Hands ``start`` to ``stop - 1`` of a run; each depends only on its own index."""
     seed = seed_bytes(seed)
     stats: list[HandStat] = []
-    if _all_random(bots):
-        book = RuleBook.of(rules)
+    book = RuleBook.of(rules)
+    if _all_random(bots) and book.fast_playout:
         for index in range(start, stop):
             dealer = dealer_of(rules, players, index)
             result = random_playout(book, players, hand_seed(seed, index), dealer)
