@@ -62,7 +62,13 @@ class Reason(StrEnum):
     VALIDATION_BUSY = "validation_busy"
     RULESET_TOO_COSTLY = "ruleset_too_costly"
     UPLOAD_RATE_LIMITED = "upload_rate_limited"
+    # --- actions of the house rules' decisions (appended: a number keeps its reason) -----
+    ACTION_NOT_ALLOWED = "action_not_allowed"
+    """A decision (pass, challenge, agree, refuse, a chosen trump or target) that is not
+    one of the seat's legal actions now."""
 
 
-ENGINE_REASONS = frozenset(list(Reason)[: list(Reason).index(Reason.STALE_SEQ)])
+ENGINE_REASONS = frozenset(
+    [*list(Reason)[: list(Reason).index(Reason.STALE_SEQ)], Reason.ACTION_NOT_ALLOWED]
+)
 """The reasons an engine gives for an illegal action (the conformance suite's vocabulary)."""

@@ -29,6 +29,8 @@ import grpc
 import yaml
 from bhabhi.referee.v1 import referee_pb2 as pb
 from bhabhi.referee.v1 import referee_pb2_grpc as rpc
+from bhabhi_client.cards import CardSyntaxError as ClientCardSyntaxError
+from bhabhi_client.cards import format_action, parse_action
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -74,28 +76,22 @@ def _suit(text: str) -> str | None:
 
 
 def action_text(action: pb.Action) -> str:
-    """The case notation of an action: a card, ``pickup`` or ``take``."""
-    if action.kind == pb.ACTION_KIND_PICK_UP:
-        return "pickup"
-    if action.kind == pb.ACTION_KIND_TAKE_HAND:
-        return "take"
-    return action.card
+    """The case notation of an action: a card, ``pickup``, ``take`` ... (the client's)."""
+    return format_action(action)
 
 
 def action_message(text: str) -> pb.Action:
     """A case's action as the API's message; bad notation is the case's fault."""
-    word = text.strip().lower().replace("-", "_")
-    if word in ("pickup", "pick_up"):
-        return pb.Action(kind=pb.ACTION_KIND_PICK_UP)
-    if word in ("take", "take_hand"):
-        return pb.Action(kind=pb.ACTION_KIND_TAKE_HAND)
     try:
-        card = card_str(parse_card(text))
-    except CardSyntaxError as error:
-        raise CaseError(
-            f"{text!r} is not an action: write a card (AS, 10H), 'pickup' or 'take'"
-        ) from error
-    return pb.Action(kind=pb.ACTION_KIND_PLAY, card=card)
+        action = parse_action(text)
+    except ClientCardSyntaxError as error:
+        raise CaseError(str(error)) from error
+    if action.kind == pb.ACTION_KIND_PLAY:
+        try:
+            action.card = card_str(parse_card(action.card))
+        except CardSyntaxError as error:
+            raise CaseError(f"{text!r} is not an action: {error}") from error
+    return action
 
 
 def outcome_dict(result: pb.HandResult) -> dict[str, Any]:

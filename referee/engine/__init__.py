@@ -4,8 +4,12 @@ from referee.cards import Card, card_str, cards_in, parse_card
 from referee.engine.hand import Hand, LegalActions, SeatView
 from referee.engine.session import Session, SessionResult
 from referee.engine.types import (
+    AGREE,
+    CHALLENGE,
     LEGAL,
+    PASS,
     PICK_UP,
+    REFUSE,
     TAKE_HAND,
     Action,
     ActionKind,
@@ -20,8 +24,12 @@ from referee.engine.types import (
 )
 
 __all__ = [
+    "AGREE",
+    "CHALLENGE",
     "LEGAL",
+    "PASS",
     "PICK_UP",
+    "REFUSE",
     "TAKE_HAND",
     "Action",
     "ActionKind",

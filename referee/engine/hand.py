@@ -108,13 +108,18 @@ class SeatView:
 
 
 class LegalActions:
-    """The legal actions of one seat, as a lazy re-iterable view (like python-chess)."""
+    """The legal actions of one seat, as a lazy re-iterable view (like python-chess).
 
-    __slots__ = ("_flags", "_mask")
+    The common actions are bits (cards in ``card_mask``, a pickup or the rules' take in
+    ``flags``), so that checking a move costs a shift; the rare decisions of house rules
+    (a take pass, a challenge, a consent, a chosen target or trump) come as ``others``."""
 
-    def __init__(self, mask: int, flags: int) -> None:
+    __slots__ = ("_flags", "_mask", "_others")
+
+    def __init__(self, mask: int, flags: int, others: tuple[Action, ...] = ()) -> None:
         self._mask = mask
         self._flags = flags
+        self._others = others
 
     def __iter__(self) -> Iterator[Action]:
         for card in cards_in(self._mask):
@@ -123,23 +128,28 @@ class LegalActions:
             yield PICK_UP
         if self._flags & CAN_TAKE_HAND:
             yield TAKE_HAND
+        yield from self._others
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action):
             return False
         if action.kind is ActionKind.PLAY:
             return action.card is not None and bool(self._mask >> action.card & 1)
-        if action.kind is ActionKind.PICK_UP:
+        if action is PICK_UP or action == PICK_UP:
             return bool(self._flags & CAN_PICK_UP)
-        return bool(self._flags & CAN_TAKE_HAND)
+        if action == TAKE_HAND and self._flags & CAN_TAKE_HAND:
+            return True
+        return action in self._others
 
     def count(self) -> int:
-        return self._mask.bit_count() + (self._flags & 1) + (self._flags >> 1 & 1)
+        return (
+            self._mask.bit_count() + (self._flags & 1) + (self._flags >> 1 & 1) + len(self._others)
+        )
 
     __len__ = count
 
     def __bool__(self) -> bool:
-        return bool(self._mask or self._flags)
+        return bool(self._mask or self._flags or self._others)
 
     def __repr__(self) -> str:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
@@ -151,6 +161,11 @@ class LegalActions:
     @property
     def flags(self) -> int:
         return self._flags
+
+    @property
+    def others(self) -> tuple[Action, ...]:
+        """The house rules' decisions beside cards, the pickup and the rules' take."""
+        return self._others
 
 
 class Hand:
@@ -294,11 +309,19 @@ class Hand:
             return ()
         if self.phase == IN_TRICK:
             return (self.turn,)
-        return tuple(s for s in range(self.players) if self._legal(s) != (0, 0))
+        return tuple(
+            s for s in range(self.players) if self._legal(s) != (0, 0) or self._decisions(s)
+        )
 
     def legal_actions(self, seat: int) -> LegalActions:
         mask, flags = self._legal(seat)
-        return LegalActions(mask, flags)
+        return LegalActions(mask, flags, self._decisions(seat))
+
+    def _decisions(self, seat: int) -> tuple[Action, ...]:
+        """The house rules' decisions open to ``seat`` now, beside cards, the pickup and
+        the rules' own take (``_legal``): each rule that adds a decision adds it here, and
+        ``_decide`` applies it."""
+        return ()
 
     def _legal(self, seat: int) -> tuple[int, int]:
         """(playable card mask, CAN_PICK_UP | CAN_TAKE_HAND flags) of one seat."""
@@ -387,10 +410,17 @@ class Hand:
             return Reason.PLAYER_OUT, f"seat {seat} is out of this hand"
         mask, flags = self._legal(seat)
         kind = action.kind
+        if kind is not ActionKind.PLAY and action in self._decisions(seat):
+            return None, ""
         if kind is ActionKind.TAKE_HAND:
-            if flags & CAN_TAKE_HAND:
+            if action == TAKE_HAND and flags & CAN_TAKE_HAND:
                 return None, ""
             return Reason.TAKE_HAND_NOT_ALLOWED, self._why_no_take(seat)
+        if kind not in (ActionKind.PLAY, ActionKind.PICK_UP):
+            return Reason.ACTION_NOT_ALLOWED, (
+                f"seat {seat} may not {action} now: its legal actions are "
+                f"{', '.join(str(a) for a in self.legal_actions(seat)) or 'none'}"
+            )
         if self.to_move != seat:
             return Reason.NOT_YOUR_TURN, f"it is seat {self.to_move}'s turn, not seat {seat}'s"
         if kind is ActionKind.PICK_UP:
@@ -476,8 +506,10 @@ class Hand:
                 if judgement.verdict is Verdict.PENALISED and action.card is not None:
                     return self._run(seat, action, Hand._penalise, action.card)
                 raise judgement.error(seat, action)
-        if action.kind is ActionKind.TAKE_HAND:
+        if action is TAKE_HAND or action == TAKE_HAND:
             return self._run(seat, action, Hand._take_hand, -1)
+        if action.kind not in (ActionKind.PLAY, ActionKind.PICK_UP):
+            return self._run(seat, action, lambda hand, s, _c: hand._decide(s, action), -1)
         if action.kind is ActionKind.PICK_UP:
             return self._run(seat, action, Hand._pick_up, -1)
         assert action.card is not None
@@ -496,6 +528,11 @@ class Hand:
         step(self, seat, card)
         self.history.append((seat, action))
         return self.events[start:] if self.events is not None else []
+
+    def _decide(self, seat: int, action: Action) -> None:
+        """Apply a house rule's decision that ``_decisions`` offered (H12, H14, H20, H22,
+        H23, H25)."""
+        raise AssertionError(f"no rule applies {action}, yet it was offered as legal")
 
     def _log(self, event: Event) -> None:
         if self.events is not None:

@@ -20,13 +20,59 @@ class ActionKind(StrEnum):
     PICK_UP = "pick_up"
     """P1: unable to follow, play no card and pick up the trick."""
     TAKE_HAND = "take_hand"
-    """B9: take the left (or right) neighbour's whole hand before a trick."""
+    """B9: take a player's whole hand before a trick (``seat`` names whose, where the
+    ruleset lets the taker choose: H23)."""
+    PASS = "pass"
+    """H22: let the take pass go on without taking a hand."""
+    CHALLENGE = "challenge"
+    """H25: call the last tochoo false (its player held the led suit)."""
+    AGREE = "agree"
+    """H20: the player whose hand is asked for lets it be taken."""
+    REFUSE = "refuse"
+    """H20: the player whose hand is asked for keeps it."""
+    CHOOSE_TRUMP = "choose_trump"
+    """H12: the dealer names the trump suit (``suit``) before the first lead."""
+    DRAW_FROM = "draw_from"
+    """H14: a player with the power and no card draws a card at random from the hand of
+    the player ``seat``."""
+
+
+_WORDS: dict[ActionKind, str] = {
+    ActionKind.PICK_UP: "pickup",
+    ActionKind.TAKE_HAND: "take",
+    ActionKind.PASS: "pass",
+    ActionKind.CHALLENGE: "challenge",
+    ActionKind.AGREE: "agree",
+    ActionKind.REFUSE: "refuse",
+    ActionKind.CHOOSE_TRUMP: "trump",
+    ActionKind.DRAW_FROM: "draw",
+}
+"""The word of each kind in the text notation (a card stands for itself): ``take`` or
+``take:3`` (whose hand), ``draw:2``, ``trump:H``, ``pass`` ..."""
+_KIND_OF_WORD: dict[str, ActionKind] = {
+    **{word: kind for kind, word in _WORDS.items()},
+    "pick_up": ActionKind.PICK_UP,
+    "take_hand": ActionKind.TAKE_HAND,
+    "choose_trump": ActionKind.CHOOSE_TRUMP,
+    "draw_from": ActionKind.DRAW_FROM,
+}
+_NEEDS_SEAT = frozenset({ActionKind.DRAW_FROM})
+_MAY_NAME_SEAT = frozenset({ActionKind.TAKE_HAND, ActionKind.DRAW_FROM})
+SUIT_LETTERS = "CDHS"
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class Action:
+    """One action of a seat: a value, compared and hashed by what it does.
+
+    ``card`` for a play; ``seat`` for the other player an action names (whose hand to take
+    where the taker chooses, H23; whose hand to draw from, H14); ``suit`` (0-3, clubs to
+    spades) for the trump a dealer names (H12).  Everything else is None."""
+
     kind: ActionKind
     card: Card | None = None
+    seat: int | None = None
+    suit: int | None = None
 
     @classmethod
     def play(cls, card: Card | str) -> Action:
@@ -44,32 +90,78 @@ class Action:
         return known
 
     @classmethod
+    def take(cls, seat: int | None = None) -> Action:
+        """Take a hand: the one the rules name (``seat`` None), or ``seat``'s (H23)."""
+        return TAKE_HAND if seat is None else cls(ActionKind.TAKE_HAND, seat=seat)
+
+    @classmethod
+    def draw_from(cls, seat: int) -> Action:
+        return cls(ActionKind.DRAW_FROM, seat=seat)
+
+    @classmethod
+    def choose_trump(cls, suit: int) -> Action:
+        return cls(ActionKind.CHOOSE_TRUMP, suit=suit)
+
+    @classmethod
     def parse(cls, text: str) -> Action:
-        """Read an action as written in recorded games: a card (``AS``), ``pickup``, ``take``."""
+        """Read an action as written in recorded games: a card (``AS``), ``pickup``,
+        ``take`` (or ``take:3``), ``pass``, ``challenge``, ``agree``, ``refuse``,
+        ``draw:2`` or ``trump:H``."""
         known = _PLAY_OF_TEXT.get(text)  # a card as ``str(action)`` writes it: the commonest
         if known is not None:
             return known
-        word = text.strip().lower().replace("-", "_")
-        if word in ("pickup", "pick_up"):
-            return PICK_UP
-        if word in ("take", "take_hand"):
-            return TAKE_HAND
+        word, _, argument = text.strip().lower().replace("-", "_").partition(":")
+        if not argument and " " in word:
+            word, _, argument = word.partition(" ")
+        word, argument = word.strip(), argument.strip()
+        kind = _KIND_OF_WORD.get(word)
+        if kind is not None:
+            return cls._of_word(kind, argument, text)
         try:
             return cls.play(text)
         except CardSyntaxError as error:
             raise CardSyntaxError(
-                f"{text!r} is not an action: write a card (AS, 10H), 'pickup' or 'take'"
+                f"{text!r} is not an action: write a card (AS, 10H), 'pickup', 'take' or "
+                f"'take:SEAT', 'pass', 'challenge', 'agree', 'refuse', 'draw:SEAT' or "
+                f"'trump:SUIT'"
             ) from error
+
+    @classmethod
+    def _of_word(cls, kind: ActionKind, argument: str, text: str) -> Action:
+        if kind is ActionKind.CHOOSE_TRUMP:
+            suit = argument.upper()
+            if len(suit) != 1 or suit not in SUIT_LETTERS:
+                raise CardSyntaxError(f"{text!r}: name the trump suit, for example 'trump:H'")
+            return cls.choose_trump(SUIT_LETTERS.index(suit))
+        if kind in _MAY_NAME_SEAT and argument:
+            if not argument.isdigit():
+                raise CardSyntaxError(f"{text!r}: the seat after ':' is a number, 'take:3'")
+            return cls(kind, seat=int(argument))
+        if kind in _NEEDS_SEAT:
+            raise CardSyntaxError(f"{text!r}: name the seat, for example 'draw:2'")
+        if argument:
+            raise CardSyntaxError(f"{text!r}: {_WORDS[kind]!r} takes nothing after it")
+        return _BARE[kind]
 
     def __str__(self) -> str:
         if self.kind is ActionKind.PLAY:
             assert self.card is not None
             return card_str(self.card)
-        return "pickup" if self.kind is ActionKind.PICK_UP else "take"
+        word = _WORDS[self.kind]
+        if self.suit is not None:
+            return f"{word}:{SUIT_LETTERS[self.suit]}"
+        if self.seat is not None:
+            return f"{word}:{self.seat}"
+        return word
 
 
 PICK_UP = Action(ActionKind.PICK_UP)
 TAKE_HAND = Action(ActionKind.TAKE_HAND)
+PASS = Action(ActionKind.PASS)
+CHALLENGE = Action(ActionKind.CHALLENGE)
+AGREE = Action(ActionKind.AGREE)
+REFUSE = Action(ActionKind.REFUSE)
+_BARE = {a.kind: a for a in (PICK_UP, TAKE_HAND, PASS, CHALLENGE, AGREE, REFUSE)}
 
 # Actions are values: one ``Action`` per card, made on first use and shared.  The referee
 # reads, checks, stores and logs an action per move, and making a frozen dataclass or

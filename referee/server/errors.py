@@ -97,6 +97,12 @@ MESSAGES: dict[Reason, tuple[Status, str, str, str]] = {
         "Du darfst jetzt keine Karten nehmen.",
         "Nie możesz teraz wziąć kart.",
     ),
+    Reason.ACTION_NOT_ALLOWED: (
+        Status.FAILED_PRECONDITION,
+        "That is not one of your legal actions now.",
+        "Das ist jetzt keiner deiner erlaubten Züge.",
+        "To nie jest teraz jeden z twoich dozwolonych ruchów.",
+    ),
     # --- the referee's own ---
     Reason.STALE_SEQ: (
         Status.ABORTED,

@@ -15,7 +15,6 @@ from bhabhi.referee.v1 import referee_pb2 as pb
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from referee.cards import card_str
-from referee.engine import PICK_UP, TAKE_HAND
 from referee.engine import types as ev
 from referee.engine.hand import SeatView
 from referee.engine.types import Outcome
@@ -32,23 +31,64 @@ _TERMINATIONS = {
 }
 
 
+_KIND_OF_MESSAGE: dict[pb.ActionKind.ValueType, ev.ActionKind] = {
+    pb.ACTION_KIND_PLAY: ev.ActionKind.PLAY,
+    pb.ACTION_KIND_PICK_UP: ev.ActionKind.PICK_UP,
+    pb.ACTION_KIND_TAKE_HAND: ev.ActionKind.TAKE_HAND,
+    pb.ACTION_KIND_PASS: ev.ActionKind.PASS,
+    pb.ACTION_KIND_CHALLENGE: ev.ActionKind.CHALLENGE,
+    pb.ACTION_KIND_AGREE: ev.ActionKind.AGREE,
+    pb.ACTION_KIND_REFUSE: ev.ActionKind.REFUSE,
+    pb.ACTION_KIND_CHOOSE_TRUMP: ev.ActionKind.CHOOSE_TRUMP,
+    pb.ACTION_KIND_DRAW_FROM: ev.ActionKind.DRAW_FROM,
+}
+"""The one table between the API's action kinds and the engine's."""
+_MESSAGE_OF_KIND = {kind: number for number, kind in _KIND_OF_MESSAGE.items()}
+
+
 def action_of(message: pb.Action) -> ev.Action | Refusal:
     """The action a message names, or the refusal it earns (raised by the referee only
     after the credential is checked, so that a bad request learns nothing about a table it
     may not play at)."""
-    kind = message.kind
-    if kind == pb.ACTION_KIND_PLAY:
+    kind = _KIND_OF_MESSAGE.get(message.kind)
+    if kind is None:
+        if message.kind == pb.ACTION_KIND_UNSPECIFIED:
+            return Refusal(Reason.BAD_ACTION, detail="action.kind is not set")
+        return Refusal(
+            Reason.BAD_ACTION, detail=f"action.kind {message.kind} is not a kind of action"
+        )
+    if kind is ev.ActionKind.PLAY:
         try:
             return tb.parse_play(message.card)
         except Refusal as refusal:
             return refusal
-    if kind == pb.ACTION_KIND_PICK_UP:
-        return PICK_UP
-    if kind == pb.ACTION_KIND_TAKE_HAND:
-        return TAKE_HAND
-    if kind == pb.ACTION_KIND_UNSPECIFIED:
-        return Refusal(Reason.BAD_ACTION, detail="action.kind is not set")
-    return Refusal(Reason.BAD_ACTION, detail=f"action.kind {kind} is not a kind of action")
+    seat = message.seat if message.HasField("seat") else None
+    if kind is ev.ActionKind.CHOOSE_TRUMP:
+        suit = message.suit.strip().upper()
+        if len(suit) != 1 or suit not in ev.SUIT_LETTERS:
+            return Refusal(Reason.BAD_ACTION, detail="action.suit must be C, D, H or S")
+        return ev.Action.choose_trump(ev.SUIT_LETTERS.index(suit))
+    if kind is ev.ActionKind.DRAW_FROM and seat is None:
+        return Refusal(Reason.BAD_ACTION, detail="action.seat names whose hand to draw from")
+    if seat is not None and kind not in (ev.ActionKind.TAKE_HAND, ev.ActionKind.DRAW_FROM):
+        return Refusal(Reason.BAD_ACTION, detail=f"action.seat has no meaning for {kind}")
+    if seat is not None and not 0 <= seat < 64:
+        return Refusal(Reason.BAD_ACTION, detail=f"action.seat {seat} is no seat")
+    if kind is ev.ActionKind.TAKE_HAND:
+        return ev.Action.take(seat)
+    if kind is ev.ActionKind.DRAW_FROM:
+        assert seat is not None
+        return ev.Action.draw_from(seat)
+    return ev.Action.parse(_WORD_OF_KIND[kind])
+
+
+_WORD_OF_KIND = {
+    ev.ActionKind.PICK_UP: "pickup",
+    ev.ActionKind.PASS: "pass",
+    ev.ActionKind.CHALLENGE: "challenge",
+    ev.ActionKind.AGREE: "agree",
+    ev.ActionKind.REFUSE: "refuse",
+}
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
@@ -120,13 +160,13 @@ def action_message(action: ev.Action) -> pb.Action:
 
 def _fill_action(message: pb.Action, action: ev.Action) -> pb.Action:
     """Fill an empty ``message`` (a new one, or one just added to a list) with ``action``."""
-    if action.kind is ev.ActionKind.PLAY:
-        message.kind = pb.ACTION_KIND_PLAY
+    message.kind = _MESSAGE_OF_KIND[action.kind]
+    if action.card is not None:
         message.card = str(action)
-    elif action.kind is ev.ActionKind.PICK_UP:
-        message.kind = pb.ACTION_KIND_PICK_UP
-    else:
-        message.kind = pb.ACTION_KIND_TAKE_HAND
+    if action.seat is not None:
+        message.seat = action.seat
+    if action.suit is not None:
+        message.suit = ev.SUIT_LETTERS[action.suit]
     return message
 
 

@@ -42,8 +42,10 @@ class RandomBot:
         legal = view.legal_actions
         if not legal:
             return None
-        if view.turn != view.seat:  # only the optional take
-            return TAKE_HAND if rng.random() * (len(view.hand) + 1) < 1.0 else None
+        if view.turn != view.seat:  # only optional actions: a take (B9), a challenge (H25)
+            if rng.random() * (len(view.hand) + 1) >= 1.0:
+                return None
+            return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
         return legal[rng.randrange(len(legal))]
 
 
@@ -98,6 +100,8 @@ class HeuristicBot:
         if legal == (PICK_UP,):
             return PICK_UP
         cards = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
+        if not cards:  # a house rule's decision it has no opinion on: the first offered
+            return next((a for a in legal if a.kind is not ActionKind.TAKE_HAND), legal[0])
         if len(cards) == 1:
             return Action.play(cards[0])
         if not view.trick:

@@ -4,10 +4,12 @@ Every action goes through ``Hand.apply``, which refuses anything illegal, and ev
 sees only its seat's ``SeatView``: this is the path for strategies, and the reference the
 fast random playout (``referee.engine.playout``) is tested against.
 
-Order of play before a trick (B9 lets players other than the leader act): each seat other
-than the leader that may act, in play order after the leader, is asked once and may decline
-(``None``); then the leader acts.  If the leader took a hand instead of leading, the round
-of offers starts again.  During a trick, the seat to move acts.
+Order of play: the seat the game waits for (``Hand.to_move``: the leader before a trick,
+the player to follow during one, or whoever a house rule asks, such as the player whose
+hand is asked for under H20) must act.  Before that, every other seat that may act now
+(B9 lets players other than the leader take a hand, H25 lets anyone challenge a tochoo) is
+asked once, in play order after that seat, and may decline (``None``); then the seat the
+game waits for at that point acts, and the round begins again.
 
 Determinism: the only randomness is the ``rng`` passed in, which every bot shares in the
 order above.  ``bots_rng(seed, index)`` is the generator the simulator uses for hand
@@ -19,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from referee.engine.hand import BEFORE_TRICK, CAN_TAKE_HAND, IN_TRICK, Hand
+from referee.engine.hand import Hand
 from referee.engine.shuffle import Seed, seed_bytes
 from referee.engine.types import EngineError
 from referee.sim.bots import Bot
@@ -39,22 +41,30 @@ def play_hand(hand: Hand, bots: Sequence[Bot], rng: random.Random) -> Hand:
     if len(bots) != hand.players:
         raise EngineError(f"{len(bots)} bots for {hand.players} players")
     while not hand.is_over:
-        if hand.phase == IN_TRICK:
-            _act(hand, bots, hand.turn, rng)
-            continue
-        leader = hand.leader
-        for offset in range(1, hand.players):
-            if hand.phase != BEFORE_TRICK:
-                break
-            other = (leader + hand.book.step * offset) % hand.players
-            if other == hand.leader or not hand.legal_actions(other).flags & CAN_TAKE_HAND:
-                continue
-            action = bots[other].choose(hand.view(other), rng)
-            if action is not None:
-                hand.apply(other, action)
-        if hand.phase == BEFORE_TRICK:
-            _act(hand, bots, hand.leader, rng)
+        mover = hand.to_move
+        assert mover is not None
+        _offer(hand, bots, mover, rng)
+        if not hand.is_over:
+            seat = hand.to_move
+            assert seat is not None
+            _act(hand, bots, seat, rng)
     return hand
+
+
+def _offer(hand: Hand, bots: Sequence[Bot], mover: int, rng: random.Random) -> None:
+    """Ask every other seat that may act now, once each in play order after ``mover``,
+    whether it will (the seat the game waits for at the time of asking is not asked)."""
+    if len(hand.seats_to_act()) < 2:
+        return
+    for offset in range(1, hand.players):
+        if hand.is_over:
+            return
+        other = (mover + hand.book.step * offset) % hand.players
+        if other == hand.to_move or other not in hand.seats_to_act():
+            continue
+        action = bots[other].choose(hand.view(other), rng)
+        if action is not None:
+            hand.apply(other, action)
 
 
 def _act(hand: Hand, bots: Sequence[Bot], seat: int, rng: random.Random) -> None:

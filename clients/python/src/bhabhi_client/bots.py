@@ -68,8 +68,10 @@ class RandomBot:
         legal = list(view.legal_actions)
         if not legal:
             return None
-        if view.turn != view.seat:
-            return take() if rng.random() * (len(view.hand) + 1) < 1.0 else None
+        if view.turn != view.seat:  # only optional actions: a take (B9), a challenge (H25)
+            if rng.random() * (len(view.hand) + 1) >= 1.0:
+                return None
+            return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
         return legal[rng.randrange(len(legal))]
 
 
@@ -110,8 +112,11 @@ class HeuristicBot:
         if view.turn != view.seat:
             return None
         cards = _cards(view)
-        if not cards:
-            return pickup() if _has(view, pb.ACTION_KIND_PICK_UP) else None
+        if not cards and _has(view, pb.ACTION_KIND_PICK_UP):
+            return pickup()
+        if not cards:  # a house rule's decision it has no opinion on: the first offered
+            others = [a for a in view.legal_actions if a.kind != pb.ACTION_KIND_TAKE_HAND]
+            return others[0] if others else None
         if len(cards) == 1:
             return play(cards[0])
         if not view.trick:

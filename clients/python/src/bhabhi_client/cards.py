@@ -112,35 +112,66 @@ def pickup() -> pb.Action:
     return pb.Action(kind=pb.ACTION_KIND_PICK_UP)
 
 
-def take() -> pb.Action:
-    return pb.Action(kind=pb.ACTION_KIND_TAKE_HAND)
+def take(seat: int | None = None) -> pb.Action:
+    """Take the hand the rules name, or ``seat``'s where the taker chooses (H23)."""
+    action = pb.Action(kind=pb.ACTION_KIND_TAKE_HAND)
+    if seat is not None:
+        action.seat = seat
+    return action
+
+
+_DECISION_WORDS: dict[str, pb.ActionKind.ValueType] = {
+    "pass": pb.ACTION_KIND_PASS,
+    "challenge": pb.ACTION_KIND_CHALLENGE,
+    "agree": pb.ACTION_KIND_AGREE,
+    "refuse": pb.ACTION_KIND_REFUSE,
+}
+"""The house rules' decisions that name nothing (H22, H25, H20)."""
+_WORD_OF_DECISION = {kind: word for word, kind in _DECISION_WORDS.items()}
 
 
 def parse_action(text: str) -> pb.Action:
-    """Read a card (``7h``), ``p``/``pickup`` or ``t``/``take``, as a person types them."""
-    word = " ".join(text.strip().lower().split())
+    """Read a card (``7h``), ``p``/``pickup``, ``t``/``take`` (``take 3``: seat 3's hand),
+    ``pass``, ``challenge``, ``agree``, ``refuse``, ``draw 2`` or ``trump h``, as a person
+    types them (``take:3`` and ``trump:H``, the referee's forms, too)."""
+    word = " ".join(text.strip().lower().replace(":", " ").split())
     if word in _PICKUP_WORDS:
         return pickup()
     if word in _TAKE_WORDS:
         return take()
+    if word in _DECISION_WORDS:
+        return pb.Action(kind=_DECISION_WORDS[word])
+    head, _, argument = word.partition(" ")
+    if head in ("t", "take", "draw") and argument.isdigit():
+        if head == "draw":
+            return pb.Action(kind=pb.ACTION_KIND_DRAW_FROM, seat=int(argument))
+        return take(int(argument))
+    if head == "trump" and argument.upper() in SUITS and len(argument) == 1:
+        return pb.Action(kind=pb.ACTION_KIND_CHOOSE_TRUMP, suit=argument.upper())
     try:
         return play(text)
     except CardSyntaxError as error:
         raise CardSyntaxError(
             f"{text.strip()!r} is not a move: type a card (7h, 10S, AS), "
-            "'p' to pick up or 't' to take a hand"
+            "'p' to pick up or 't' to take a hand (the house rules add 'pass', "
+            "'challenge', 'agree', 'refuse', 'take 3', 'draw 2', 'trump h')"
         ) from error
 
 
 def format_action(action: pb.Action) -> str:
-    """The compact text of an action, as the referee writes it (``10H``, ``pickup``, ``take``)."""
+    """The compact text of an action, as the referee writes it (``10H``, ``pickup``,
+    ``take``, ``take:3``, ``pass``, ``draw:2``, ``trump:H``)."""
     if action.kind == pb.ACTION_KIND_PLAY:
         return action.card
     if action.kind == pb.ACTION_KIND_PICK_UP:
         return "pickup"
     if action.kind == pb.ACTION_KIND_TAKE_HAND:
-        return "take"
-    return "?"
+        return f"take:{action.seat}" if action.HasField("seat") else "take"
+    if action.kind == pb.ACTION_KIND_DRAW_FROM:
+        return f"draw:{action.seat}"
+    if action.kind == pb.ACTION_KIND_CHOOSE_TRUMP:
+        return f"trump:{action.suit}"
+    return _WORD_OF_DECISION.get(action.kind, "?")
 
 
 def parse_actions(texts: Iterable[str]) -> list[pb.Action]:
@@ -158,11 +189,12 @@ def parse_actions(texts: Iterable[str]) -> list[pb.Action]:
 
 
 def same_action(a: pb.Action, b: pb.Action) -> bool:
-    """Equal kind and card, with cards compared in their normal form (``10h`` is ``10H``)."""
+    """Equal kind, card, seat and suit, cards compared in their normal form (``10h`` is
+    ``10H``)."""
     if a.kind != b.kind:
         return False
     if a.kind != pb.ACTION_KIND_PLAY:
-        return True
+        return format_action(a).upper() == format_action(b).upper()
     try:
         return Card.parse(a.card) == Card.parse(b.card)
     except CardSyntaxError:

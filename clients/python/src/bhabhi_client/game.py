@@ -250,6 +250,9 @@ class TerminalGame:
         if view is None:
             return "Your move> "
         leader = self.narrator.name(view.turn)
+        if not _may_take(view):  # another house rule's optional action (a challenge, H25)
+            words = " or ".join(_decisions(view))
+            return f"{words}, or Enter to let {leader} go on> "
         return f"t to take {self._take_note(view)}, Enter to let {leader} lead> "
 
     # --- the turn clock -------------------------------------------------------------------------
@@ -390,6 +393,7 @@ class TerminalGame:
             may.append("pick up (p)")
         if _may_take(view):
             may.append(f"take {self._take_note(view)} (t)")
+        may.extend(_decisions(view))
         if may:
             lines.append(f"You may {', or '.join(may)}.")
         return lines
@@ -540,7 +544,7 @@ class TerminalGame:
         self.view, self.seq = response.view, response.seq
         view = response.view
         self.waiting = view.seat in view.to_act
-        self.offer = self.waiting and view.turn != view.seat and _may_take(view)
+        self.offer = self.waiting and view.turn != view.seat and bool(view.legal_actions)
         if not self._prompting:
             if again:
                 for line in self.render(view):
@@ -684,7 +688,20 @@ def _failure(tasks: Sequence[asyncio.Task[Any]]) -> BaseException | None:
 
 
 def _may_take(view: pb.SeatView) -> bool:
-    return any(a.kind == pb.ACTION_KIND_TAKE_HAND for a in view.legal_actions)
+    """The rules' own take (B9) is open: the one a bare ``t`` makes."""
+    return any(
+        a.kind == pb.ACTION_KIND_TAKE_HAND and not a.HasField("seat") for a in view.legal_actions
+    )
+
+
+def _decisions(view: pb.SeatView) -> list[str]:
+    """The house rules' other legal actions, as typed: ``pass``, ``challenge``, ``take 3``."""
+    return [
+        format_action(a).replace(":", " ")
+        for a in view.legal_actions
+        if a.kind not in (pb.ACTION_KIND_PLAY, pb.ACTION_KIND_PICK_UP)
+        and not (a.kind == pb.ACTION_KIND_TAKE_HAND and not a.HasField("seat"))
+    ]
 
 
 def _first_legal(view: pb.SeatView) -> str:
