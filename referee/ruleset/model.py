@@ -157,6 +157,15 @@ class Localized:
 
 
 @dataclass(frozen=True, slots=True)
+class Source:
+    """A published description or implementation a ruleset follows."""
+
+    name: str
+    url: str | None
+    follows: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     packs: int
     ranks: tuple[str, ...]
@@ -262,6 +271,8 @@ class Ruleset:
     title: Localized
     description: Localized
     clauses: tuple[str, ...]
+    sources: tuple[Source, ...]
+    """Where the rules come from (optional; none for a ruleset that names none)."""
     deck: Deck
     players: Players
     direction: Direction
@@ -303,6 +314,10 @@ class Ruleset:
             title=Localized(**data["title"]),
             description=Localized(**data["description"]),
             clauses=tuple(data["clauses"]),
+            sources=tuple(
+                Source(name=s["name"], url=s.get("url"), follows=s.get("follows"))
+                for s in data.get("sources", ())
+            ),
             deck=Deck(
                 packs=deck["packs"],
                 ranks=tuple(deck["ranks"]),
