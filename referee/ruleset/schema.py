@@ -19,7 +19,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
 from referee import bundled
-from referee.cards import CardSyntaxError, parse_card
+from referee.cards import CardSyntaxError, card_str, parse_card
 from referee.ruleset.problems import Code, Problem
 from referee.ruleset.yamlsafe import KeyPath, Mark, dotted
 
@@ -252,6 +252,15 @@ def _bad_format(path: KeyPath, instance: object, subschema: Mapping[str, Any]) -
                 parse_card(text)
             except CardSyntaxError as exc:
                 return str(exc)
+        try:
+            canonical = card_str(parse_card(text)) if text == str(instance) else None
+        except CardSyntaxError:
+            canonical = None
+        if canonical is not None:  # TS, 10s: a card, written another way
+            return (
+                f"{text!r}: a ruleset writes each card one way, rank then suit in capitals "
+                f"with the ten as 10: write {canonical}"
+            )
         return (
             f"{text!r} is not a card as this key takes it: rank then suit in capitals, "
             "for example AS, 10H, 2C"
