@@ -59,6 +59,8 @@ run: setup
 bench: setup
 	$(BIN)/python -m bench --referee
 	$(BIN)/python -m bench.replicas
+	# Code mutation testing of the engine: prints the score (a survivor is reported, not fatal).
+	-$(BIN)/bhabhi conformance mutants --code --sample 48 --seed 1 --jobs 2
 
 # A referee, four bots, one full hand, its transcript.
 demo: setup

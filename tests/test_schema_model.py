@@ -16,7 +16,9 @@ from referee.ruleset.yamlsafe import dotted
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "rules" / "schema" / "ruleset.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
-CATALOGUE_IDS = re.compile(r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5])$")
+CATALOGUE_IDS = re.compile(
+    r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5]|H[12][0-9]|H3[01]|H[1-9])$"
+)
 
 ENUMS: dict[str, type[StrEnum]] = {
     "deck.ace": m.AceRank,
@@ -41,7 +43,7 @@ ENUMS: dict[str, type[StrEnum]] = {
     "take_hand.lead_passes_to": m.LeadPassesTo,
     "end.all_out_together": m.AllOutTogether,
     "end.at_max_tricks": m.ForcedEnd,
-    "end.at_dead_position": m.ForcedEnd,
+    "end.at_dead_position": m.DeadPositionEnd,
     "illegal_play": m.IllegalPlay,
     "timeout_move": m.TimeoutMove,
 }
@@ -222,7 +224,9 @@ def test_every_catalogue_clause_is_known_to_follow_from_options_or_always() -> N
     from referee.ruleset.clauses import ALWAYS, CONDITIONS, SAME_AS
 
     assert all(CATALOGUE_IDS.match(c) for c in _catalogue_ids())
-    assert set(CONDITIONS) | ALWAYS == _catalogue_ids()
+    house = {c for c in CONDITIONS if c.startswith("H")}  # the house rules options implement
+    assert house <= {f"H{n}" for n in range(1, 32)}
+    assert set(CONDITIONS) | ALWAYS == _catalogue_ids() | house
     assert set(CONDITIONS) & ALWAYS == set()
     assert {c for same in SAME_AS.values() for c in same} | set(SAME_AS) <= _catalogue_ids()
     props = dict(_walk(SCHEMA))

@@ -178,6 +178,32 @@ def register(subparsers: Subparsers) -> None:
         "--verbose", "-v", action="store_true", help="also say which case caught each mutant"
     )
     mutants.add_argument("--json", action="store_true", help="one JSON object")
+    code = mutants.add_argument_group(
+        "code mutants",
+        "--code mutates the engine's source (referee/engine/{hand,components,deadpos,session}"
+        ".py: comparisons, and/or, +/-, a removed not, integers +-1) instead of the rulesets, "
+        "one change at a time in a process of its own, and replays the hand-written cases and "
+        "a sample of the corpus on each; equivalent ones are listed in "
+        "conformance/equivalent-code-mutants.yaml",
+    )
+    code.add_argument("--code", action="store_true", help="mutate the engine's code")
+    code.add_argument(
+        "--sample", type=int, default=None, metavar="N", help="a sample of N mutants (default: all)"
+    )
+    code.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
+    code.add_argument(
+        "--corpus-per-file",
+        type=int,
+        default=None,
+        metavar="K",
+        help="corpus games replayed per corpus file (default 8)",
+    )
+    code.add_argument(
+        "--timeout", type=float, default=None, metavar="S", help="seconds per mutant (default 120)"
+    )
+    code.add_argument(
+        "--only", metavar="TEXT", default=None, help="only the mutants whose label contains TEXT"
+    )
     mutants.set_defaults(func=mutants_command)
 
     generate = commands.add_parser(
@@ -615,6 +641,8 @@ def mutants_command(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    if args.code:
+        return _code_mutants(args)
     known = bundled_ruleset_paths()
     for ruleset_id in args.ruleset or []:
         if ruleset_id not in known:
@@ -637,6 +665,39 @@ def mutants_command(args: argparse.Namespace) -> int:
     else:
         print(mutants.format_report(report, verbose=args.verbose))
     return 0 if report.ok else 1
+
+
+def _code_mutants(args: argparse.Namespace) -> int:
+    """``mutants --code``: mutation testing of the engine's source."""
+    from referee.conformance import code_mutants
+
+    if args.sample is not None and args.sample < 1:
+        return _usage(f"--sample must be at least 1, not {args.sample}")
+    paths = _paths(args.paths)
+    if _missing(paths):
+        return _usage(_missing(paths))
+    try:
+        report = code_mutants.run_code_mutants(
+            [str(p.resolve()) for p in paths],
+            sample=args.sample,
+            seed=args.seed,
+            jobs=args.jobs,
+            corpus_per_file=(
+                code_mutants.DEFAULT_CORPUS_PER_FILE
+                if args.corpus_per_file is None
+                else args.corpus_per_file
+            ),
+            timeout=code_mutants.DEFAULT_TIMEOUT if args.timeout is None else args.timeout,
+            equivalents=args.equivalents or code_mutants.EQUIVALENTS,
+            only=args.only,
+        )
+    except ValueError as error:
+        return _usage(str(error))
+    if args.json:
+        print(json.dumps(code_mutants.report_json(report), sort_keys=True))
+    else:
+        print(code_mutants.format_report(report, verbose=args.verbose))
+    return 0 if not report.survivors else 1
 
 
 # --- generate -------------------------------------------------------------------------------

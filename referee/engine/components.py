@@ -75,6 +75,8 @@ class RuleBook:
     max_tricks: int
     at_max_most_cards: bool
     at_dead_most_cards: bool
+    at_dead_plays_on: bool
+    """H31: a dead position does not end the hand; it is played on to ``max_tricks``."""
     teams: bool
     """V2: partners sit opposite."""
     illegal_play_penalty: bool
@@ -142,7 +144,8 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         two_left_pickup_loses=end.two_left_pickup_loses,
         max_tricks=end.max_tricks,
         at_max_most_cards=end.at_max_tricks is m.ForcedEnd.MOST_CARDS,
-        at_dead_most_cards=end.at_dead_position is m.ForcedEnd.MOST_CARDS,
+        at_dead_most_cards=end.at_dead_position is m.DeadPositionEnd.MOST_CARDS,
+        at_dead_plays_on=end.at_dead_position is m.DeadPositionEnd.PLAY_ON,
         teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
         illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
         timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,

@@ -118,6 +118,10 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "X3": (_is("first_trick.off_suit", "discard"),),
     "X4": (_is("deck.packs", 2),),
     "X5": (_is("trump", "first_off_suit_card"),),
+    # H31: a dead hand is played on to the bound (the engine's exact detection settles the
+    # other reading, an outcome that does not depend on when the position is noticed, for
+    # every ruleset; only playing on is an option a ruleset can switch off).
+    "H31": (_is("end.at_dead_position", "play_on"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 
@@ -136,11 +140,11 @@ SAME_AS: dict[str, frozenset[str]] = {
 }
 """Clauses that state a rule another one states too: declaring either is enough."""
 
-_FAMILIES = "CPDVBX"
+_FAMILIES = "CPDVBXH"
 
 
 def catalogue_order(clause: str) -> tuple[int, int]:
-    """C1 … C16, P, D, V, B, X: the catalogue's order, in which the bundled lists are kept."""
+    """C1 … C16, P, D, V, B, X, H: the catalogue's order, in which the bundled lists are kept."""
     return _FAMILIES.index(clause[0]), int(clause[1:])
 
 

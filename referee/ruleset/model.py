@@ -135,6 +135,14 @@ class ForcedEnd(StrEnum):
     MOST_CARDS = "most_cards"
 
 
+class DeadPositionEnd(StrEnum):
+    """``end.at_dead_position``: a forced end (as ``ForcedEnd``), or H31's playing on."""
+
+    NO_BHABHI = "no_bhabhi"
+    MOST_CARDS = "most_cards"
+    PLAY_ON = "play_on"
+
+
 class IllegalPlay(StrEnum):
     REJECT = "reject"
     PICKUP_PENALTY = "pickup_penalty"
@@ -253,7 +261,7 @@ class End:
     two_left_pickup_loses: bool
     max_tricks: int
     at_max_tricks: ForcedEnd
-    at_dead_position: ForcedEnd
+    at_dead_position: DeadPositionEnd
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +368,7 @@ class Ruleset:
                 two_left_pickup_loses=bool(end["two_left_pickup_loses"]),
                 max_tricks=end["max_tricks"],
                 at_max_tricks=ForcedEnd(end["at_max_tricks"]),
-                at_dead_position=ForcedEnd(end["at_dead_position"]),
+                at_dead_position=DeadPositionEnd(end["at_dead_position"]),
             ),
             illegal_play=IllegalPlay(data["illegal_play"]),
             timeout_move=TimeoutMove(data.get("timeout_move", DEFAULT_TIMEOUT_MOVE)),
