@@ -26,6 +26,8 @@ ENUMS: dict[str, type[StrEnum]] = {
     "players.teams": m.Teams,
     "direction": m.Direction,
     "deal.dealer_moves": m.DealerMoves,
+    "deal.remainder": m.DealRemainder,
+    "deal.order": m.DealOrder,
     "first_lead.if_absent": m.IfLeadCardAbsent,
     "first_trick.off_suit": m.FirstTrickOffSuit,
     "first_trick.next_leader": m.FirstTrickNextLeader,
@@ -46,10 +48,16 @@ ENUMS: dict[str, type[StrEnum]] = {
     "end.at_dead_position": m.DeadPositionEnd,
     "illegal_play": m.IllegalPlay,
     "timeout_move": m.TimeoutMove,
+    "session.chips_by": m.ChipsBy,
 }
 
-DEFAULTS: dict[str, StrEnum] = {"timeout_move": m.DEFAULT_TIMEOUT_MOVE}
-"""The model's value of every optional option a ruleset leaves out."""
+DEFAULTS: dict[str, StrEnum] = {
+    "deal.remainder": m.DEFAULT_DEAL_REMAINDER,
+    "deal.order": m.DEFAULT_DEAL_ORDER,
+    "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
+    "session.chips_by": m.DEFAULT_CHIPS_BY,
+}
+"""The model's value of every optional option a ruleset leaves out, in schema order."""
 
 
 def _walk(schema: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -88,7 +96,13 @@ def test_model_enums_match_schema_enums() -> None:
 
 def test_optional_options_default_as_the_schema_says() -> None:
     props = dict(_walk(SCHEMA))
-    optional = {p for p in props if "." not in p and p not in SCHEMA["required"]}
+
+    def required(path: str) -> bool:
+        parent, _, name = path.rpartition(".")
+        return name in (props[parent] if parent else SCHEMA).get("required", [])
+
+    optional = {p for p in props if not required(p) and not p.startswith("title.")}
+    optional = {p for p in optional if not p.startswith("description.")}
     assert optional - {"$schema", "extends", "sources"} == set(DEFAULTS)  # sources: no option
     for path, value in DEFAULTS.items():
         assert props[path]["default"] == value.value, path
@@ -101,6 +115,11 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     rules = load_ruleset("pickup")
     assert "timeout_move" not in rules.source  # so its hash is what it was
     assert rules.timeout_move is m.DEFAULT_TIMEOUT_MOVE
+    assert "remainder" not in rules.source["deal"] and "order" not in rules.source["deal"]
+    assert rules.deal.remainder is m.DEFAULT_DEAL_REMAINDER
+    assert rules.deal.order is m.DEFAULT_DEAL_ORDER
+    assert "chips_by" not in rules.source["session"]
+    assert rules.session.chips_by is m.DEFAULT_CHIPS_BY
 
 
 def test_reference_page_is_up_to_date() -> None:

@@ -39,6 +39,9 @@ class Condition:
     paths: tuple[KeyPath, ...]
     holds: Callable[..., bool]
     says: str
+    defaults: tuple[Any, ...] | None = None
+    """Per path, the value of an optional option that a ruleset leaves out (its schema
+    ``default``); None when every path is required."""
 
 
 def _show(value: object) -> str:
@@ -53,6 +56,14 @@ def _is(path: str, *allowed: object) -> Condition:
     """``path`` (dotted) has one of the ``allowed`` values."""
     shown = " or ".join(_show(v) for v in allowed)
     return Condition((tuple(path.split(".")),), lambda v: v in allowed, f"{path}: {shown}")
+
+
+def _optional(path: str, default: object, *allowed: object) -> Condition:
+    """``path`` (dotted, an optional option whose schema default is ``default``) has one of
+    the ``allowed`` values; left out, it has its default."""
+    shown = " or ".join(_show(v) for v in allowed)
+    keys = tuple(path.split("."))
+    return Condition((keys,), lambda v: v in allowed, f"{path}: {shown}", (default,))
 
 
 def _lead_card(card: str, ace: str) -> bool:
@@ -122,6 +133,18 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     # other reading, an outcome that does not depend on when the position is noticed, for
     # every ruleset; only playing on is an option a ruleset can switch off).
     "H31": (_is("end.at_dead_position", "play_on"),),
+    # House rules of deal, seating and scoring (optional options: their defaults are C4, C15).
+    "H1": (_optional("deal.remainder", "deal_out", "remove_lowest"),),
+    "H2": (_is("deal.dealer_moves", "bhabhi_deals", "last_picker_deals"),),
+    "H3": (
+        Condition(
+            (("players", "min"), ("players", "max"), ("deck", "packs")),
+            lambda low, high, packs: low < 3 or (packs == 1 and high > 8),
+            "players.min: 2, or players.max: 9 or 10 with deck.packs: 1",
+        ),
+    ),
+    "H4": (_optional("deal.order", "with_play", "seat_order"),),
+    "H28": (_optional("session.chips_by", "bhabhi", "card_points"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 
@@ -164,8 +187,22 @@ def followed(ruleset: Mapping[str, Any], invalid: Collection[KeyPath] = ()) -> d
 
 
 def _holds(condition: Condition, values: Values) -> bool | None:
-    found = values.get(*condition.paths)
+    found = _found(condition, values)
     return None if found is None else bool(condition.holds(*found))
+
+
+def _found(condition: Condition, values: Values) -> list[Any] | None:
+    """The values at the condition's paths, an optional option left out at its default."""
+    found = values.get(*condition.paths)
+    if found is not None or condition.defaults is None:
+        return found
+    filled = []
+    for path, default in zip(condition.paths, condition.defaults, strict=True):
+        if any(bad[: len(path)] == path for bad in values.invalid):
+            return None
+        value = values.get(path)
+        filled.append(default if value is None else value[0])
+    return filled
 
 
 def clause_problems(
@@ -230,6 +267,6 @@ def clause_problems(
 
 
 def _actual(condition: Condition, values: Values) -> str:
-    found = values.get(*condition.paths) or []
+    found = _found(condition, values) or []
     pairs = zip(condition.paths, found, strict=True)
     return ", ".join(f"{dotted(path)} is {_show(value)}" for path, value in pairs)

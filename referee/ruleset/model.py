@@ -44,6 +44,29 @@ class DealerMoves(StrEnum):
     CLOCKWISE = "clockwise"
     COUNTERCLOCKWISE = "counterclockwise"
     WITH_PLAY = "with_play"
+    BHABHI_DEALS = "bhabhi_deals"
+    """H2: the previous hand's Bhabhi deals (with none, the deal moves on with play)."""
+    LAST_PICKER_DEALS = "last_picker_deals"
+    """H2, H11: whoever last picked up cards in the previous hand deals (else with play)."""
+
+    @property
+    def follows_outcome(self) -> bool:
+        """H2: the next dealer depends on how the previous hand went, not only on its number."""
+        return self in (DealerMoves.BHABHI_DEALS, DealerMoves.LAST_PICKER_DEALS)
+
+
+class DealRemainder(StrEnum):
+    """H1: what happens to the cards that cannot be dealt evenly."""
+
+    DEAL_OUT = "deal_out"
+    REMOVE_LOWEST = "remove_lowest"
+
+
+class DealOrder(StrEnum):
+    """H4: which way round the cards are dealt."""
+
+    WITH_PLAY = "with_play"
+    SEAT_ORDER = "seat_order"
 
 
 class IfLeadCardAbsent(StrEnum):
@@ -157,6 +180,21 @@ DEFAULT_TIMEOUT_MOVE = TimeoutMove.LOWEST_CARD
 """``timeout_move`` of a ruleset that leaves it out (the schema's ``default``)."""
 
 
+class ChipsBy(StrEnum):
+    """C15 or H28: what a Bhabhi pays into the pot."""
+
+    BHABHI = "bhabhi"
+    CARD_POINTS = "card_points"
+
+
+DEFAULT_DEAL_REMAINDER = DealRemainder.DEAL_OUT
+"""``deal.remainder`` left out: the whole pack is dealt, as evenly as it goes (C4)."""
+DEFAULT_DEAL_ORDER = DealOrder.WITH_PLAY
+"""``deal.order`` left out: the cards go round in the direction of play (C4)."""
+DEFAULT_CHIPS_BY = ChipsBy.BHABHI
+"""``session.chips_by`` left out: each Bhabhi pays ``chips`` (C15)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Localized:
     en: str
@@ -218,6 +256,10 @@ class Players:
 class Deal:
     first_dealer: int
     dealer_moves: DealerMoves
+    remainder: DealRemainder = DEFAULT_DEAL_REMAINDER
+    """H1: deal out every card (C4), or first take out the lowest that would not go round."""
+    order: DealOrder = DEFAULT_DEAL_ORDER
+    """H4: deal in the direction of play (C4), or clockwise in seat order whatever it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +311,8 @@ class Session:
     hands: int | None
     bhabhi_limit: int | None
     chips: int
+    chips_by: ChipsBy = DEFAULT_CHIPS_BY
+    """C15 (a Bhabhi pays ``chips``) or H28 (``chips`` times the points left in hand)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -335,7 +379,10 @@ class Ruleset:
             players=Players(min=players["min"], max=players["max"], teams=Teams(players["teams"])),
             direction=Direction(data["direction"]),
             deal=Deal(
-                first_dealer=deal["first_dealer"], dealer_moves=DealerMoves(deal["dealer_moves"])
+                first_dealer=deal["first_dealer"],
+                dealer_moves=DealerMoves(deal["dealer_moves"]),
+                remainder=DealRemainder(deal.get("remainder", DEFAULT_DEAL_REMAINDER)),
+                order=DealOrder(deal.get("order", DEFAULT_DEAL_ORDER)),
             ),
             first_lead=FirstLead(
                 card=parse_card(first_lead["card"]),
@@ -376,6 +423,7 @@ class Ruleset:
                 hands=session["hands"],
                 bhabhi_limit=session["bhabhi_limit"],
                 chips=session["chips"],
+                chips_by=ChipsBy(session.get("chips_by", DEFAULT_CHIPS_BY)),
             ),
             source=source,
         )
