@@ -433,19 +433,23 @@ def test_jobs_replay_on_several_connections_with_the_same_results(
 
 
 def test_acting_after_the_hand_is_refused_with_hand_over(referee: BackgroundReferee) -> None:
-    engine = EngineAdapter()
-    remote = RemoteAdapter(referee.target)
+    # The adapter is driven as the runner drives it: with the steps of the case it started.
+    played = [step for step in PICKUP_PLAYER_OUT["steps"] if "refused" not in step]
+    case = {**PICKUP_PLAYER_OUT, "steps": [*played, {"seat": 2, "action": "2H"}]}
     reasons = []
-    for adapter in (engine, remote):
-        adapter.start(PICKUP_PLAYER_OUT)
-        for step in PICKUP_PLAYER_OUT["steps"]:
-            if "refused" not in step:
-                adapter.act(step["seat"], step["action"])
+    for adapter in (
+        EngineAdapter(),
+        RemoteAdapter(referee.target),
+        RemoteAdapter(referee.target, batch=False),
+    ):
+        adapter.start(case)
+        for step in played:
+            adapter.act(step["seat"], step["action"])
         with pytest.raises(Refused) as refused:
             adapter.act(2, "2H")
         reasons.append(refused.value.reason)
         adapter.close()
-    assert reasons == ["hand_over", "hand_over"]
+    assert reasons == ["hand_over", "hand_over", "hand_over"]
 
 
 # --- cases the referee cannot host --------------------------------------------------------
