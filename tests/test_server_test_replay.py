@@ -68,8 +68,8 @@ async def test_replay_is_refused_without_test_mode_and_changes_nothing() -> None
 
 
 @run_async
-@covers("test_mode_required", "unauthenticated", "bad_credential")
-async def test_replay_needs_a_test_deal_and_a_seat_at_the_table() -> None:
+@covers("test_mode_required", "unauthenticated", "bad_credential", "stale_seq")
+async def test_replay_needs_a_test_deal_a_seat_at_the_table_and_the_latest_seq() -> None:
     async with referee(test_mode=True) as ref:
         shuffled = await seat_table(ref, "bhabho", 4, hands=1)
         last = (await shuffled.table()).last_seq
@@ -90,6 +90,12 @@ async def test_replay_needs_a_test_deal_and_a_seat_at_the_table() -> None:
             lambda md: replay(dealt, [(0, "AS")], bearer(other) + md, last),
             Code.UNAUTHENTICATED,
             "bad_credential",
+        )
+        # A stale expected_seq refuses the whole call (a retry applies nothing twice).
+        await refused(
+            lambda md: replay(dealt, [(0, "AS")], dealt.players[0].md + md, last - 1),
+            Code.ABORTED,
+            "stale_seq",
         )
         assert (await dealt.table()).last_seq == last
 

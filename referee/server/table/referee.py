@@ -478,6 +478,8 @@ class Referee:
         if after_seq < 0 or after_seq > table.last_seq:
             raise Refusal(Reason.BAD_AFTER_SEQ, after_seq=after_seq, last_seq=table.last_seq)
         self.gate.throttle_action(table.table_id, caller)  # once a call: it is one request
+        if expected_seq != table.last_seq:  # the whole call: a retry applies nothing
+            raise Refusal(Reason.STALE_SEQ, last_seq=table.last_seq, expected_seq=expected_seq)
         replay = TestReplay(table, table.log[after_seq:], _every_view(table))
         expected = expected_seq
         for seat, action in actions:
