@@ -55,10 +55,13 @@ run: setup
 	$(BIN)/bhabhi serve --metrics-port 9464
 
 # The engine, the referee against a gRPC echo, then 1, 2 and 3 replicas on PostgreSQL
-# (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES).
+# (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES), then the
+# conformance suite over gRPC against in process (the whole suite too with
+# BENCH_CONFORMANCE_FULL=1).
 bench: setup
 	$(BIN)/python -m bench --referee
 	$(BIN)/python -m bench.replicas
+	$(BIN)/python -m bench.conformance
 
 # A referee, four bots, one full hand, its transcript.
 demo: setup
