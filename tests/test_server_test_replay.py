@@ -10,6 +10,8 @@ and a refused action changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 import grpc
 from bhabhi.referee.v1 import referee_pb2 as pb
 from server_helpers import (
@@ -41,7 +43,9 @@ def bare(event: pb.Event) -> pb.Event:
     return copy
 
 
-def replay(seated: Seated, steps: list[tuple[int, str]], md: Metadata, expected_seq: int) -> object:
+def replay(
+    seated: Seated, steps: list[tuple[int, str]], md: Metadata, expected_seq: int
+) -> Awaitable[pb.ReplayTestActionsResponse]:
     request = pb.ReplayTestActionsRequest(
         table_id=seated.table_id,
         actions=[pb.TestAction(seat=seat, action=play(card)) for seat, card in steps],
@@ -107,7 +111,6 @@ async def test_replay_answers_what_each_seat_would_be_told_one_action_at_a_time(
         single = await seat_table(ref, "bhabho", 4, hands=1, deal=BHABHO_DEAL)
         start = (await batched.table()).last_seq
         answer = await replay(batched, STEPS, batched.players[2].md, start)
-        assert isinstance(answer, pb.ReplayTestActionsResponse)
         assert len(answer.results) == len(STEPS) and len(answer.views) == 4
 
         # The same actions one at a time, each seat's view after each.
