@@ -484,7 +484,7 @@ def test_target_uses_the_remote_adapter_lazily(
     class FakeRemote(EngineAdapter):
         """The engine behind the remote adapter's face, reporting one API violation."""
 
-        def __init__(self, target: str) -> None:
+        def __init__(self, target: str, **options: Any) -> None:
             super().__init__()
             targets.append(target)
             self.discrepancies: list[str] = []

@@ -128,6 +128,15 @@ def register(subparsers: Subparsers) -> None:
         help="cases replayed at once, in N processes: each its own engine, or with --target "
         "its own connection to the referee (same results, in the same order)",
     )
+    run.add_argument(
+        "--check-streams",
+        type=int,
+        default=10,
+        metavar="N",
+        help="with --target: read every seat's event stream (WatchTable) in the first case "
+        "and one case in N after, and check it against the referee's answers (1: every "
+        "case; 0: none; default 10)",
+    )
     run.set_defaults(func=run_command)
 
     coverage = commands.add_parser(
@@ -314,12 +323,12 @@ _worker_adapter: Adapter | None = None
 with ``--target``; None for the engine (a fresh ``EngineAdapter`` per unit)."""
 
 
-def _start_remote_worker(target: str) -> None:
+def _start_remote_worker(target: str, check_streams: int) -> None:
     """A worker's one connection to the referee, kept for every unit it is given."""
     global _worker_adapter
     from referee.conformance.remote import RemoteAdapter
 
-    _worker_adapter = RemoteAdapter(target)
+    _worker_adapter = RemoteAdapter(target, check_streams=check_streams)
 
 
 def _run_unit(unit: Unit) -> UnitResults:
@@ -354,6 +363,7 @@ def run_suite(
     target: str | None = None,
     on_file: Callable[[str, list[CaseResult]], None] | None = None,
     on_cases: Callable[[int], None] | None = None,
+    check_streams: int = 10,
 ) -> SuiteRun:
     """Every case under ``paths``, in file order, on ``adapter`` (default: the engine), or
     with ``jobs`` > 1 in that many processes, each with its own engine or, given a
@@ -361,11 +371,12 @@ def run_suite(
     replay waiting on round trips and durable writes, which several connections overlap).
 
     ``on_file`` is told each file's results once it is done (in file order); ``on_cases``
-    how many cases were just replayed, as they are (a progress bar's steps)."""
+    how many cases were just replayed, as they are (a progress bar's steps).
+    ``check_streams``: with ``target``, the remote adapter's (``RemoteAdapter``)."""
     if adapter is None and target is not None and jobs <= 1:
         from referee.conformance.remote import RemoteAdapter
 
-        with RemoteAdapter(target) as remote:
+        with RemoteAdapter(target, check_streams=check_streams) as remote:
             return run_suite(paths, remote, on_file=on_file, on_cases=on_cases)
     files = list(case_files(paths))
     run = SuiteRun()
@@ -401,7 +412,9 @@ def run_suite(
         pool = multiprocessing.Pool(processes)
     else:  # spawned: a gRPC library that has run in a process does not survive a fork
         spawn = multiprocessing.get_context("spawn")
-        pool = spawn.Pool(processes, initializer=_start_remote_worker, initargs=(target,))
+        pool = spawn.Pool(
+            processes, initializer=_start_remote_worker, initargs=(target, check_streams)
+        )
     with pool:
         for unit_results, unit_skipped in pool.imap_unordered(_run_unit, units):
             collected.extend(unit_results)
@@ -498,6 +511,8 @@ def run_command(args: argparse.Namespace) -> int:
         return _usage("no cases: give a PATH (the default folders do not exist)")
     if args.jobs < 1:
         return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    if args.check_streams < 0:
+        return _usage(f"--check-streams must be 0 or more, not {args.check_streams}")
     problems = [_missing(paths)]
     for option, target in (("--junit", args.junit), ("--json", args.json)):
         if target:
@@ -524,7 +539,7 @@ def _run(args: argparse.Namespace, paths: list[Path]) -> int:
         except ImportError as error:
             return _usage(f"the gRPC adapter is not available: {error}")
         if args.jobs == 1:
-            adapter = RemoteAdapter(args.target)
+            adapter = RemoteAdapter(args.target, check_streams=args.check_streams)
 
     from referee.conformance.progress import CaseBar, count_cases, wanted
 
@@ -541,6 +556,7 @@ def _run(args: argparse.Namespace, paths: list[Path]) -> int:
                 target=args.target,
                 on_file=summary.add,
                 on_cases=bar.advance,
+                check_streams=args.check_streams,
             )
         finally:
             disconnect = getattr(adapter, "disconnect", None)  # the referee's connection
