@@ -40,8 +40,10 @@ def dead_position_check(book: rule.RuleBook) -> Callable[[Hand], bool] | None:
 
     Discard and tochoo rules shed cards every trick or pass them by rank, and B9 lets any
     player end a hand by taking the last other hand, so only the pick-up family cycles.
+    H10 (``lead_passes_down``) changes who leads after a clean trick whose winner went out,
+    which the search does not model: these rules are left to the bound.
     """
-    if not book.pickup_when_void or book.take_hand:
+    if not book.pickup_when_void or book.take_hand or book.lead_passes_down:
         return None
     return _pickup_is_dead
 

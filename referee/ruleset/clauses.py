@@ -39,6 +39,9 @@ class Condition:
     paths: tuple[KeyPath, ...]
     holds: Callable[..., bool]
     says: str
+    defaults: tuple[Any, ...] | None = None
+    """Per path, the value of an optional option that a ruleset leaves out (its schema
+    ``default``); None when every path is required."""
 
 
 def _show(value: object) -> str:
@@ -55,6 +58,14 @@ def _is(path: str, *allowed: object) -> Condition:
     return Condition((tuple(path.split(".")),), lambda v: v in allowed, f"{path}: {shown}")
 
 
+def _optional(path: str, default: object, *allowed: object) -> Condition:
+    """``path`` (dotted, an optional option whose schema default is ``default``) has one of
+    the ``allowed`` values; left out, it has its default."""
+    shown = " or ".join(_show(v) for v in allowed)
+    keys = tuple(path.split("."))
+    return Condition((keys,), lambda v: v in allowed, f"{path}: {shown}", (default,))
+
+
 def _lead_card(card: str, ace: str) -> bool:
     """C6's lead, the Ace of spades, or with Aces low V3's other convention, the 2."""
     try:
@@ -65,6 +76,15 @@ def _lead_card(card: str, ace: str) -> bool:
 
 
 _PICKUP, _DISCARD, _TOCHOO = "pickup", "discard", "tochoo"
+
+
+def _picker_leads_or_deals(play: str, picked_up_by: str, after: str, moves: str) -> bool:
+    """H11 beside the tochoo (B6, B7): the thulla reversal, or the picker leads; or, in any
+    game, the picker deals the next hand.  (Under P1 the picker leads by P2 itself.)"""
+    tochoo = play in (_TOCHOO, "tochoo_plays_on")
+    reversed_or_picker = picked_up_by == "tochoo_player" or after == "picker"
+    return (tochoo and reversed_or_picker) or moves == "last_picker_deals"
+
 
 CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "C1": (
@@ -118,6 +138,32 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "X3": (_is("first_trick.off_suit", "discard"),),
     "X4": (_is("deck.packs", 2),),
     "X5": (_is("trump", "first_off_suit_card"),),
+    # House rules of the first trick, the trick and the lead.
+    "H5": (_optional("first_trick.void_plays", "any", "highest"),),
+    "H6": (_optional("first_lead.leads", "the_card", "any_card"),),
+    "H9": (
+        Condition(
+            (("off_suit", "play"), ("next_leader", "after_pickup")),
+            lambda play, after: play == "tochoo_plays_on" or after == "tochoo_player",
+            "off_suit.play: tochoo_plays_on or next_leader.after_pickup: tochoo_player",
+        ),
+    ),
+    "H10": (_is("next_leader.if_out", "next_highest"),),
+    "H11": (
+        Condition(
+            (
+                ("off_suit", "play"),
+                ("off_suit", "tochoo_picked_up_by"),
+                ("next_leader", "after_pickup"),
+                ("deal", "dealer_moves"),
+            ),
+            _picker_leads_or_deals,
+            "off_suit.play: tochoo or tochoo_plays_on with off_suit.tochoo_picked_up_by: "
+            "tochoo_player (the thulla reversal) or next_leader.after_pickup: picker (the "
+            "picker leads); or deal.dealer_moves: last_picker_deals (the picker deals)",
+        ),
+    ),
+    "H12": (_is("trump", "fixed", "dealer_choice"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 
@@ -136,11 +182,11 @@ SAME_AS: dict[str, frozenset[str]] = {
 }
 """Clauses that state a rule another one states too: declaring either is enough."""
 
-_FAMILIES = "CPDVBX"
+_FAMILIES = "CPDVBXH"
 
 
 def catalogue_order(clause: str) -> tuple[int, int]:
-    """C1 … C16, P, D, V, B, X: the catalogue's order, in which the bundled lists are kept."""
+    """C1 … C16, P, D, V, B, X, H: the catalogue's order, in which the bundled lists are kept."""
     return _FAMILIES.index(clause[0]), int(clause[1:])
 
 
@@ -160,8 +206,22 @@ def followed(ruleset: Mapping[str, Any], invalid: Collection[KeyPath] = ()) -> d
 
 
 def _holds(condition: Condition, values: Values) -> bool | None:
-    found = values.get(*condition.paths)
+    found = _found(condition, values)
     return None if found is None else bool(condition.holds(*found))
+
+
+def _found(condition: Condition, values: Values) -> list[Any] | None:
+    """The values at the condition's paths, an optional option left out at its default."""
+    found = values.get(*condition.paths)
+    if found is not None or condition.defaults is None:
+        return found
+    filled = []
+    for path, default in zip(condition.paths, condition.defaults, strict=True):
+        if any(bad[: len(path)] == path for bad in values.invalid):
+            return None
+        value = values.get(path)
+        filled.append(default if value is None else value[0])
+    return filled
 
 
 def clause_problems(
@@ -226,6 +286,6 @@ def clause_problems(
 
 
 def _actual(condition: Condition, values: Values) -> str:
-    found = values.get(*condition.paths) or []
+    found = _found(condition, values) or []
     pairs = zip(condition.paths, found, strict=True)
     return ", ".join(f"{dotted(path)} is {_show(value)}" for path, value in pairs)
