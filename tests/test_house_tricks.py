@@ -42,7 +42,7 @@ from referee.engine.types import (
 from referee.ruleset.clauses import catalogue_order, followed
 from referee.ruleset.loader import resolve_text
 from referee.ruleset.model import Ruleset
-from referee.sim.bots import HeuristicBot, RandomBot
+from referee.sim.bots import Bot, HeuristicBot, RandomBot
 from referee.sim.play import play_hand
 from referee.sim.simulate import simulate
 
@@ -389,7 +389,7 @@ def test_each_option_leaves_the_fast_playout_and_hands_play_to_the_end(
     simulation = simulate(rules, 4, 6, 3, ("random",) * 4)
     assert not simulation.fast and len(simulation.hands) == 6
     for seed in range(4):
-        bots = [HeuristicBot(rules), RandomBot(), HeuristicBot(rules), RandomBot()]
+        bots: list[Bot] = [HeuristicBot(rules), RandomBot(), HeuristicBot(rules), RandomBot()]
         hand = Hand(rules, 4, seed=seed, dealer=seed % 4)
         play_hand(hand, bots, random.Random(seed))
         assert hand.is_over and hand.trick_number <= rules.end.max_tricks
