@@ -111,6 +111,13 @@ def test_H5_the_clock_plays_a_highest_card_too() -> None:
     assert str(hand.default_action(1)) == "KH"
 
 
+def test_H5_with_H6_applies_to_the_suit_the_first_trick_is_led_in() -> None:
+    rules = thulla(first_trick={"void_plays": "highest"}, first_lead={"leads": "any_card"})
+    hand = deal(rules, ["AS 7H", "KS 2C QD", "QS 9H"])
+    run(hand, "0:7H")
+    assert legal(hand, 1) == ["KS"]  # no heart: its highest card, a spade
+
+
 # --- H6: the first leader leads any card -------------------------------------------------------
 
 
