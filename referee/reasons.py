@@ -65,7 +65,8 @@ class Reason(StrEnum):
     # --- actions of the house rules' decisions (appended: a number keeps its reason) -----
     ACTION_NOT_ALLOWED = "action_not_allowed"
     """A decision (pass, challenge, agree, refuse, a chosen trump or target) that is not
-    one of the seat's legal actions now."""
+    one of the seat's legal actions now, or a card a house rule does not allow (H5: not one
+    of the highest; H12: before the dealer names the trump)."""
 
 
 ENGINE_REASONS = frozenset(

@@ -32,9 +32,10 @@ from grpc_status import rpc_status
 from referee.cards import Card, card_str, cards_in, parse_card
 from referee.conformance.runner import EngineAdapter, case_ruleset, run_case
 from referee.engine import Action, Hand
-from referee.engine.types import CardPlayed, IllegalPlayPenalised
+from referee.engine.types import ActionKind, CardPlayed, IllegalPlayPenalised
 from referee.ops.drill import Replica as ServingReplica
 from referee.reasons import Reason
+from referee.server import messages
 from referee.server.app import RefereeServer, Tls, create_server
 from referee.server.errors import LANGUAGES, MESSAGES
 from referee.server.limits import Limits
@@ -287,10 +288,16 @@ def play(card: str) -> pb.Action:
 
 
 def action_text(action: pb.Action) -> str:
-    """The engine's notation: a card, ``pickup`` or ``take``."""
+    """The engine's notation: a card, ``pickup``, ``take``, or a house rule's decision
+    (``trump:H``, ``take:3`` ...)."""
     if action.kind == pb.ACTION_KIND_PLAY:
         return action.card
-    return {pb.ACTION_KIND_PICK_UP: "pickup", pb.ACTION_KIND_TAKE_HAND: "take"}[action.kind]
+    simple = {pb.ACTION_KIND_PICK_UP: "pickup", pb.ACTION_KIND_TAKE_HAND: "take"}
+    if action.kind in simple and not action.HasField("seat"):
+        return simple[action.kind]
+    decided = messages.action_of(action)
+    assert isinstance(decided, Action), decided
+    return str(decided)
 
 
 def action_message(text: str) -> pb.Action:
@@ -298,6 +305,9 @@ def action_message(text: str) -> pb.Action:
         return PICKUP
     if text == "take":
         return TAKE
+    action = Action.parse(text)
+    if action.kind is not ActionKind.PLAY:
+        return messages.action_message(action)
     return play(text)
 
 

@@ -697,7 +697,7 @@ def test_session_cases_catch_a_deal_that_moves_the_wrong_way(
 
 def test_schema_options_are_found_by_walking_the_schema() -> None:
     options = dict(mutants.schema_options())
-    assert options[("off_suit", "play")] == ["pickup", "discard", "tochoo"]
+    assert options[("off_suit", "play")] == ["pickup", "discard", "tochoo", "tochoo_plays_on"]
     assert options[("end", "two_left_pickup_loses")] == [False, True]
     assert options[("end", "max_tricks")] == [mutants.SMALL_MAX_TRICKS]
     assert ("deck", "ranks") not in options  # a list, not one value

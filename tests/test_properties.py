@@ -12,13 +12,20 @@ the legal actions of the seats in ``seats_to_act()``), with these checked as pla
   cards played, moved by taken hands) says; the events as a seat sees them never show a
   card drawn from the waste pile (B8) or a taken hand (B9) to anybody else;
 * every hand ends within its ``max_tricks`` bound;
-* the same seeds give the same event log, and replaying the actions gives it again.
+* the same seeds give the same event log, and replaying the actions gives it again;
+* every valid combination of the options of the house rules of the first trick, the trick
+  and the lead (H5, H6, H9, H10, H12, with the values they extend) plays to the end within
+  its bound, and samples of them keep the checks above.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
+import itertools
 import random
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 from helpers import bundled_ids, load_rules
@@ -26,6 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import Card, cards_in
+from referee.conformance.mutants import validate
 from referee.engine.hand import Hand
 from referee.engine.types import (
     PICK_UP,
@@ -314,3 +322,79 @@ def test_same_seed_same_event_log(
     assert replay.events is not None
     assert [e.to_dict() for e in replay.events] == logs[0][0]
     assert replay.outcome == logs[0][1]
+
+
+# --- the house rules of the first trick, the trick and the lead (H5, H6, H9, H10, H12) ------
+
+TRICK_RULES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("first_trick", "void_plays"), ("any", "highest")),
+    (("first_lead", "leads"), ("the_card", "any_card")),
+    (("off_suit", "play"), ("pickup", "discard", "tochoo", "tochoo_plays_on")),
+    (("next_leader", "after_pickup"), ("picker", "highest", "lowest", "tochoo_player")),
+    (("next_leader", "if_out"), ("next_in_turn", "draws_from_waste", "next_highest")),
+    (("trump",), ("none", "first_off_suit_card", "fixed", "dealer_choice")),
+)
+"""Every value of the options these house rules add to or extend (a fixed trump is spades)."""
+TRICK_BASES = ("pickup", "bhabho")
+TRICK_MAX_TRICKS = 60
+"""The bound these combinations play to: small, since under H10 and the pick-up rules a dead
+hand is left to it (the dead-position search is off for H10)."""
+
+
+@functools.cache
+def trick_rule_variants(base_id: str) -> tuple[tuple[str, Ruleset], ...]:
+    """Every combination of ``TRICK_RULES`` on ``base_id`` that ``rules validate`` accepts."""
+    base = load_rules(base_id).source
+    found = []
+    for values in itertools.product(*(v for _, v in TRICK_RULES)):
+        data: dict[str, Any] = copy.deepcopy(dict(base))
+        for (path, _), value in zip(TRICK_RULES, values, strict=True):
+            node = data
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+        if data["trump"] == "fixed":
+            data["trump_suit"] = "S"
+        data["end"]["max_tricks"] = TRICK_MAX_TRICKS
+        data["id"] = "house-tricks"
+        if validate(data):
+            continue
+        label = ",".join(values)
+        found.append((label, Ruleset.from_mapping(data)))
+    return tuple(found)
+
+
+@pytest.mark.parametrize("base_id", TRICK_BASES)
+def test_every_valid_combination_of_the_trick_house_rules_plays_to_the_end(base_id: str) -> None:
+    variants = trick_rule_variants(base_id)
+    assert len(variants) > 200  # most of the 768 combinations are valid
+    for number, (label, rules) in enumerate(variants):
+        players = 3 + number % 4
+        hand = Hand(rules, players, seed=number, dealer=number % players, record=False)
+        rng = random.Random(number)
+        bound = TRICK_MAX_TRICKS * players + players
+        actions = 0
+        while not hand.is_over:
+            assert actions < bound, f"{label}: not over after {bound} actions"
+            seat = hand.to_move
+            assert seat is not None, label
+            hand.apply(seat, rng.choice(list(hand.legal_actions(seat))))
+            actions += 1
+            assert hand.card_total() == len(rules.deck.cards()), label
+        assert hand.trick_number <= TRICK_MAX_TRICKS, label
+
+
+@pytest.mark.parametrize("base_id", TRICK_BASES)
+@FAST
+@given(
+    index=st.integers(min_value=0),
+    deal_seed=SEEDS,
+    play_seed=SEEDS,
+    players=st.sampled_from([3, 4, 5]),
+)
+def test_trick_house_rules_keep_cards_legality_and_privacy(
+    base_id: str, index: int, deal_seed: int, play_seed: int, players: int
+) -> None:
+    variants = trick_rule_variants(base_id)
+    _, rules = variants[index % len(variants)]
+    play_checked(rules, players, deal_seed, play_seed)

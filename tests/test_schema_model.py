@@ -49,15 +49,23 @@ ENUMS: dict[str, type[StrEnum]] = {
     "illegal_play": m.IllegalPlay,
     "timeout_move": m.TimeoutMove,
     "session.chips_by": m.ChipsBy,
+    "first_lead.leads": m.FirstLeadLeads,
+    "first_trick.void_plays": m.FirstTrickVoidPlays,
+    "trump_suit": m.TrumpSuit,
 }
 
 DEFAULTS: dict[str, StrEnum] = {
     "deal.remainder": m.DEFAULT_DEAL_REMAINDER,
     "deal.order": m.DEFAULT_DEAL_ORDER,
+    "first_lead.leads": m.DEFAULT_FIRST_LEAD_LEADS,
+    "first_trick.void_plays": m.DEFAULT_FIRST_TRICK_VOID_PLAYS,
     "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
     "session.chips_by": m.DEFAULT_CHIPS_BY,
 }
 """The model's value of every optional option a ruleset leaves out, in schema order."""
+WITHOUT_DEFAULT = {"trump_suit"}
+"""Optional options with no default: another option's value requires them (H12's
+``trump: fixed`` its ``trump_suit``), and ``bhabhi rules validate`` refuses them otherwise."""
 
 
 def _walk(schema: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -103,7 +111,8 @@ def test_optional_options_default_as_the_schema_says() -> None:
 
     optional = {p for p in props if not required(p) and not p.startswith("title.")}
     optional = {p for p in optional if not p.startswith("description.")}
-    assert optional - {"$schema", "extends", "sources"} == set(DEFAULTS)  # sources: no option
+    assert optional - {"$schema", "extends", "sources"} == set(DEFAULTS) | WITHOUT_DEFAULT
+    assert all("default" not in props[path] for path in WITHOUT_DEFAULT)
     for path, value in DEFAULTS.items():
         assert props[path]["default"] == value.value, path
     assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
@@ -120,6 +129,11 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     assert rules.deal.order is m.DEFAULT_DEAL_ORDER
     assert "chips_by" not in rules.source["session"]
     assert rules.session.chips_by is m.DEFAULT_CHIPS_BY
+    assert "leads" not in rules.source["first_lead"]
+    assert rules.first_lead.leads is m.DEFAULT_FIRST_LEAD_LEADS
+    assert "void_plays" not in rules.source["first_trick"]
+    assert rules.first_trick.void_plays is m.DEFAULT_FIRST_TRICK_VOID_PLAYS
+    assert "trump_suit" not in rules.source and rules.trump_suit is None
 
 
 def test_reference_page_is_up_to_date() -> None:

@@ -904,3 +904,35 @@ def test_serve_refuses_limits_that_contradict_each_other(tmp_path: Path) -> None
         " not 100000"
     )
     assert not (tmp_path / "r.sqlite3").exists()
+
+
+DEALERS_TRUMP = """\
+id: house-dealers-trump
+extends: bhabho
+clauses: [C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, B4,
+  B5, B6, B7, B8, B9, X3, H12]
+trump: dealer_choice
+"""
+
+
+@run_async
+@covers("action_not_allowed", "not_your_turn")
+async def test_before_the_dealer_names_the_trump_nothing_else_is_allowed() -> None:
+    """H12: the dealer's card and another seat's trump are refused (action_not_allowed),
+    the first leader's card is not its turn; the dealer's naming of the trump is then
+    refused a second time."""
+    async with referee(test_mode=True, allow_register=True) as ref:
+        registered = await ref.rulesets.RegisterRuleset(
+            pb.RegisterRulesetRequest(yaml=DEALERS_TRUMP)
+        )
+        seated = await seat_table(ref, registered.ruleset.id, 4, deal=BHABHO_DEAL, dealer=3)
+        p0, _, _, p3 = seated.players
+        failed = Code.FAILED_PRECONDITION
+        hearts = pb.Action(kind=pb.ACTION_KIND_CHOOSE_TRUMP, suit="H")
+        await illegal(p3, play("JS"), failed, "action_not_allowed")
+        await illegal(p0, hearts, failed, "action_not_allowed")
+        metadata = await illegal(p0, play("AS"), failed, "not_your_turn")
+        assert metadata["turn"] == "3"
+        view = await p3.view()
+        await p3.submit(hearts, view.seq)
+        await illegal(p3, hearts, failed, "action_not_allowed")

@@ -253,3 +253,33 @@ async def test_whole_pile_pickups_leak_nothing() -> None:
             if e.WhichOneof("kind") == "picked_up"
         ]
         assert sum(1 for n in from_waste if n) >= 3, from_waste
+
+
+TRICK_HOUSE_RULES = """\
+id: house-tricks-secrecy
+extends: bhabho
+clauses: [C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B8, B9,
+  X3, H5, H6, H9, H12]
+first_lead: {leads: any_card}
+first_trick: {void_plays: highest}
+off_suit: {play: tochoo_plays_on}
+next_leader: {after_pickup: tochoo_player}
+trump: dealer_choice
+"""
+"""H5, H6, H9 and H12's dealer's trump together, on Bhabho (B8 draws and B9 takes kept)."""
+
+
+@pytest.mark.parametrize("rng_seed", [1, 8])
+@run_async
+async def test_trick_house_rules_leak_nothing(rng_seed: int) -> None:
+    """The dealer's trump (a public decision and event), a tochoo that does not stop the
+    trick and the free first lead, over whole shuffled hands."""
+    async with referee(allow_register=True) as ref:
+        registered = await ref.rulesets.RegisterRuleset(
+            pb.RegisterRulesetRequest(yaml=TRICK_HOUSE_RULES)
+        )
+        seated = await seat_table(ref, registered.ruleset.id, 4, hands=2, start=False)
+        inboxes = await play_session(seated, random.Random(rng_seed))
+        truths = await truths_of(seated, inboxes[None])
+        kinds = check_secrecy(truths, inboxes)
+        assert kinds["trump_fixed"] >= 5 * 2, dict(kinds)  # each hand's trump, to everyone

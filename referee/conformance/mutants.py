@@ -163,10 +163,12 @@ def _ruleset_schema() -> dict[str, Any]:
 
 
 def _schema_default(path: OptionPath) -> Any:
+    """The schema's ``default``; None for an optional option without one, which a ruleset
+    writes only with the option that needs it (H12's ``trump_suit``)."""
     node: Any = _ruleset_schema()
     for key in path:
         node = node["properties"][key]
-    return node["default"]
+    return node.get("default")
 
 
 def mutate(source: Mapping[str, Any], path: OptionPath, value: Any) -> dict[str, Any]:

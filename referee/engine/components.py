@@ -14,6 +14,8 @@ from referee.cards import CARDS_PER_PACK, suit_mask, suit_of
 from referee.ruleset import model as m
 
 PICKER, HIGHEST, LOWEST = 0, 1, 2
+TOCHOO_PLAYER = 3
+"""H9: ``after_pickup``: the (first) player of a tochoo in the trick leads."""
 TRUMP_BONUS = 100
 """X5: added to a trump's strength, so that any trump beats any card of the led suit."""
 NOBODY, LAST_TO_PLAY, TRICK_WINNER = 0, 1, 2
@@ -55,7 +57,8 @@ class RuleBook:
     complete_next_high: bool
     """C8/D2/B3: after a complete trick the highest card leads (else V1: the lowest)."""
     after_pickup: int
-    """P2 (PICKER), B7/V5 (HIGHEST) or LOWEST: who leads after a pickup or tochoo."""
+    """P2 (PICKER), B7/V5 (HIGHEST), LOWEST or H9 (TOCHOO_PLAYER): who leads after a pickup
+    or tochoo."""
     leader_draws: bool
     """B8: a player due to lead with no card cannot go out; they draw from the waste pile."""
     draw_from_trick_when_waste_empty: bool
@@ -92,6 +95,19 @@ class RuleBook:
     """Whether ``playout.random_playout`` knows every rule that is on.  The fast playout
     repeats the rules for speed and leaves the house rules to ``Hand``: with any of them on,
     the simulator plays random hands through ``Hand`` instead."""
+    # --- house rules of the first trick, the trick and the lead (H5, H6, H9, H10, H12) ---
+    first_trick_void_highest: bool
+    """H5: on the first trick a player who cannot follow plays one of their highest cards."""
+    first_lead_free: bool
+    """H6: the first leader may lead any card (the lead card only says who leads)."""
+    tochoo_plays_on: bool
+    """H9: a tochoo does not end the trick; a trick with a tochoo is picked up at its end."""
+    lead_passes_down: bool
+    """H10: when a clean trick's winner is out, the next-highest card still in leads."""
+    trump_from_start: int
+    """H12: the suit that is trump from the start (``trump: fixed``), else -1."""
+    trump_named_by_dealer: bool
+    """H12: before the first lead the dealer names the trump suit."""
 
     @staticmethod
     def of(rules: m.Ruleset) -> RuleBook:
@@ -108,6 +124,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         m.AfterPickup.PICKER: PICKER,
         m.AfterPickup.HIGHEST: HIGHEST,
         m.AfterPickup.LOWEST: LOWEST,
+        m.AfterPickup.TOCHOO_PLAYER: TOCHOO_PLAYER,
     }[lead.after_pickup]
     all_out = {
         m.AllOutTogether.NO_BHABHI: NOBODY,
@@ -132,7 +149,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
             first_trick.next_leader is m.FirstTrickNextLeader.FIRST_LEADER
         ),
         pickup_when_void=off.play is m.OffSuitPlay.PICKUP,
-        tochoo_ends_trick=off.play is m.OffSuitPlay.TOCHOO,
+        tochoo_ends_trick=off.play is m.OffSuitPlay.TOCHOO,  # H9's tochoo_plays_on: False
         tochoo_picked_up_by_high=off.tochoo_picked_up_by is m.TochooPickedUpBy.HIGHEST_OF_LED,
         pickup_takes_waste=off.pickup_takes is m.PickupTakes.TRICK_AND_WASTE,
         trump_from_first_off_suit=rules.trump is m.Trump.FIRST_OFF_SUIT_CARD,
@@ -156,6 +173,16 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         remove_lowest=rules.deal.remainder is m.DealRemainder.REMOVE_LOWEST,
         deal_step=1 if rules.deal.order is m.DealOrder.SEAT_ORDER else _step(rules),
         fast_playout=_fast_playout(rules),
+        first_trick_void_highest=first_trick.void_plays is m.FirstTrickVoidPlays.HIGHEST,
+        first_lead_free=rules.first_lead.leads is m.FirstLeadLeads.ANY_CARD,
+        tochoo_plays_on=off.play is m.OffSuitPlay.TOCHOO_PLAYS_ON,
+        lead_passes_down=lead.if_out is m.IfLeaderOut.NEXT_HIGHEST,
+        trump_from_start=(
+            "CDHS".index(rules.trump_suit.value)
+            if rules.trump is m.Trump.FIXED and rules.trump_suit is not None
+            else -1
+        ),
+        trump_named_by_dealer=rules.trump is m.Trump.DEALER_CHOICE,
     )
 
 
@@ -171,7 +198,7 @@ def _fast_playout(rules: m.Ruleset) -> bool:
         rules.deal.order is m.DealOrder.SEAT_ORDER
         and rules.direction is m.Direction.COUNTERCLOCKWISE,
     )
-    return not any(deal_rules)
+    return not any(deal_rules) and not _trick_house_rules_on(rules)
 
 
 def removed_cards(book: RuleBook, players: int) -> tuple[int, ...]:
@@ -198,3 +225,16 @@ def dealt_deck(book: RuleBook, players: int) -> tuple[int, ...]:
         return book.deck
     gone = set(removed)
     return tuple(c for c in book.deck if c not in gone)
+
+
+def _trick_house_rules_on(rules: m.Ruleset) -> bool:
+    """H5, H6, H9, H10, H12 (and H9's leader after a pickup, also under B4): rules of the
+    first trick, the trick and the lead that only ``Hand`` plays."""
+    return (
+        rules.first_trick.void_plays is not m.FirstTrickVoidPlays.ANY
+        or rules.first_lead.leads is not m.FirstLeadLeads.THE_CARD
+        or rules.off_suit.play is m.OffSuitPlay.TOCHOO_PLAYS_ON
+        or rules.next_leader.after_pickup is m.AfterPickup.TOCHOO_PLAYER
+        or rules.next_leader.if_out is m.IfLeaderOut.NEXT_HIGHEST
+        or rules.trump in (m.Trump.FIXED, m.Trump.DEALER_CHOICE)
+    )

@@ -58,9 +58,16 @@ def detects_dead_positions(book: rule.RuleBook) -> bool:
 
     Discard and tochoo rules shed cards every trick or pass them by rank, and B9 lets any
     player end a hand by taking the last other hand, so only the pick-up family cycles;
-    and with ``end.at_dead_position: play_on`` (H31) a dead hand is played on to the bound.
+    with ``end.at_dead_position: play_on`` (H31) a dead hand is played on to the bound; and
+    H10 (``lead_passes_down``) changes who leads after a clean trick whose winner went out,
+    which the search does not model: these rules are left to the bound.
     """
-    return book.pickup_when_void and not book.take_hand and not book.at_dead_plays_on
+    return (
+        book.pickup_when_void
+        and not book.take_hand
+        and not book.at_dead_plays_on
+        and not book.lead_passes_down
+    )
 
 
 def dead_position_check(book: rule.RuleBook) -> Callable[[Hand], bool] | None:

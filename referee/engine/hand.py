@@ -228,8 +228,10 @@ class Hand:
         self.trick: list[tuple[int, Card]] = []
         self.trick_mask = 0
         self.led_suit = -1
-        self.trump = -1
-        """X5: the trump suit once fixed, else -1."""
+        self.trump = self.book.trump_from_start
+        """X5, H12: the trump suit once fixed (H12 ``fixed``: from the start), else -1."""
+        self._tochoo_seat = -1
+        """B4, H9: the (first) player of a tochoo in the current trick, else -1."""
         self._order: list[int] = []
         self._pos = 0
         self._high_seat = -1
@@ -250,6 +252,9 @@ class Hand:
         for seat in range(players):
             if not self.hands[seat]:
                 self._go_out(seat, "emptied")
+        self.trump_chooser = self._dealer_naming_trump()
+        """H12 ``dealer_choice``: the seat that must name the trump suit before anything else
+        happens, else -1 (also once it has)."""
         self._check_end_between_tricks()
 
     # --- set-up -------------------------------------------------------------------------
@@ -282,7 +287,7 @@ class Hand:
         card = self.book.first_lead_card
         for seat in range(self.players):
             if self.hands[seat] >> card & 1:
-                return seat, card
+                return seat, self._opening_card(card)
         if self.book.first_lead_if_absent_highest:
             best = -1
             for held in cards_in(sum(self.hands) & self.book.suit_masks[self.book.suit[card]]):
@@ -290,13 +295,24 @@ class Hand:
                     best = held
             if best >= 0:
                 seat = next(s for s in range(self.players) if self.hands[s] >> best & 1)
-                return seat, best
+                return seat, self._opening_card(best)
         seat = (self.dealer + self._step) % self.players
         for _ in range(self.players):
             if self.hands[seat]:
                 break
             seat = (seat + self._step) % self.players
         return seat, -1
+
+    def _opening_card(self, card: Card) -> Card:
+        """C6: the card the first leader must lead; H6: none (-1), any card will do."""
+        return -1 if self.book.first_lead_free else card
+
+    def _dealer_naming_trump(self) -> int:
+        """H12 ``dealer_choice``: the dealer names the trump suit (a dealer dealt no card,
+        possible only in an explicit deal, leaves it to the next player still in)."""
+        if not self.book.trump_named_by_dealer or len(self.active_seats()) < 2:
+            return -1
+        return self.dealer if not self.out[self.dealer] else self.next_active(self.dealer)
 
     # --- queries ------------------------------------------------------------------------
 
@@ -315,6 +331,8 @@ class Hand:
         """The seat the game waits for; None when the hand is over."""
         if self.phase == OVER:
             return None
+        if self.trump_chooser >= 0:  # H12: the dealer names the trump first
+            return self.trump_chooser
         return self.leader if self.phase == BEFORE_TRICK else self.turn
 
     def seats_to_act(self) -> tuple[int, ...]:
@@ -334,6 +352,8 @@ class Hand:
         """The house rules' decisions open to ``seat`` now, beside cards, the pickup and
         the rules' own take (``_legal``): each rule that adds a decision adds it here, and
         ``_decide`` applies it."""
+        if self.trump_chooser >= 0:  # H12: only the dealer's naming of the trump
+            return TRUMP_CHOICES if seat == self.trump_chooser else ()
         return ()
 
     def _legal(self, seat: int) -> tuple[int, int]:
@@ -349,8 +369,12 @@ class Hand:
                 self.trick_number == 0 and self.book.first_trick_discards
             ):
                 return 0, CAN_PICK_UP
+            if self.trick_number == 0 and self.book.first_trick_void_highest:
+                return self._highest_cards(hand), 0
             return hand, 0
         if self.phase == OVER or not 0 <= seat < self.players or self.out[seat]:
+            return 0, 0
+        if self.trump_chooser >= 0:  # H12: nothing but the dealer's naming of the trump
             return 0, 0
         flags = CAN_TAKE_HAND if self._may_take_hand(seat) else 0
         if seat != self.leader:
@@ -358,6 +382,12 @@ class Hand:
         if self.forced_lead >= 0:
             return 1 << self.forced_lead, flags
         return self.hands[seat], flags
+
+    def _highest_cards(self, hand: int) -> int:
+        """H5: the cards of ``hand`` of its highest rank (strength), whatever their suit."""
+        strength = self.book.strength
+        top = max(strength[c] for c in cards_in(hand))
+        return mask_of(c for c in cards_in(hand) if strength[c] == top)
 
     def _may_take_hand(self, seat: int) -> bool:
         book = self.book
@@ -436,6 +466,11 @@ class Hand:
             )
         if self.to_move != seat:
             return Reason.NOT_YOUR_TURN, f"it is seat {self.to_move}'s turn, not seat {seat}'s"
+        if self.trump_chooser >= 0:
+            return Reason.ACTION_NOT_ALLOWED, (
+                f"seat {seat} must first name the trump suit (H12): "
+                f"{', '.join(str(a) for a in TRUMP_CHOICES)}"
+            )
         if kind is ActionKind.PICK_UP:
             if flags & CAN_PICK_UP:
                 return None, ""
@@ -466,6 +501,13 @@ class Hand:
                 Reason.MUST_PICK_UP,
                 f"seat {seat} cannot follow {_suit_name(self.led_suit)} and must pick up",
             )
+        if not self.hands[seat] & self.book.suit_masks[self.led_suit]:  # H5
+            return (
+                Reason.ACTION_NOT_ALLOWED,
+                f"seat {seat} cannot follow {_suit_name(self.led_suit)} on the first trick "
+                f"and must play one of its highest cards (H5: {cards_str(mask)}), "
+                f"not {card_str(card)}",
+            )
         return (
             Reason.MUST_FOLLOW_SUIT,
             f"seat {seat} holds {_suit_name(self.led_suit)} and must follow suit "
@@ -478,6 +520,8 @@ class Hand:
             return "these rules do not allow taking a hand"
         if self.phase != BEFORE_TRICK:
             return "a hand may be taken only before a trick"
+        if self.trump_chooser >= 0:
+            return f"seat {self.trump_chooser} must first name the trump suit (H12)"
         if book.take_hand_leader_only and seat != self.leader:
             return "a hand may be taken only by the player about to lead"
         if book.take_hand_once_per_trick and self.takes_this_trick:
@@ -493,6 +537,8 @@ class Hand:
             raise EngineError("the hand is over: no seat has a move to make")
         if seat != self.to_move:
             raise EngineError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        if self.trump_chooser >= 0:  # H12: the suit the dealer holds most of
+            return Action.choose_trump(longest_suit(self.book, self.hands[seat]))
         mask, flags = self._legal(seat)
         if mask:
             strength = self.book.strength
@@ -545,7 +591,16 @@ class Hand:
     def _decide(self, seat: int, action: Action) -> None:
         """Apply a house rule's decision that ``_decisions`` offered (H12, H14, H20, H22,
         H23, H25)."""
+        if action.kind is ActionKind.CHOOSE_TRUMP and action.suit is not None:
+            self._name_trump(seat, action.suit)
+            return
         raise AssertionError(f"no rule applies {action}, yet it was offered as legal")
+
+    def _name_trump(self, seat: int, suit: int) -> None:
+        """H12 ``dealer_choice``: the dealer's suit is trump for the hand; the lead may go."""
+        self.trump = suit
+        self.trump_chooser = -1
+        self._log(TrumpFixed(seat, "CDHS"[suit], self.trick_number))
 
     def _log(self, event: Event) -> None:
         if self.events is not None:
@@ -581,12 +636,23 @@ class Hand:
                 self.trick_number == 0 and book.first_trick_discards
             ):
                 self._log(CardPlayed(seat, card, self.trick_number, "tochoo"))
+                self._tochoo_seat = seat
                 picker = self._high_seat if book.tochoo_picked_up_by_high else seat
                 self._end_trick("tochoo", picker)
                 return
-            self._log(CardPlayed(seat, card, self.trick_number, "discard"))
+            if book.tochoo_plays_on and not (self.trick_number == 0 and book.first_trick_discards):
+                # H9: a tochoo that does not stop the trick; the first one's player is noted
+                self._log(CardPlayed(seat, card, self.trick_number, "tochoo"))
+                if self._tochoo_seat < 0:
+                    self._tochoo_seat = seat
+            else:
+                self._log(CardPlayed(seat, card, self.trick_number, "discard"))
         if self._pos == len(self._order):
-            self._end_trick("complete", -1)
+            if self._tochoo_seat >= 0:  # H9: a trick with a tochoo is picked up at its end
+                high = book.tochoo_picked_up_by_high
+                self._end_trick("tochoo", self._high_seat if high else self._tochoo_seat)
+            else:
+                self._end_trick("complete", -1)
         else:
             self.turn = self._order[self._pos]
 
@@ -604,6 +670,7 @@ class Hand:
         self._high = self._low = self.book.strength[card]
         self._high_seat = self._low_seat = seat
         self.forced_lead = -1
+        self._tochoo_seat = -1
         self.phase = IN_TRICK
         self.turn = order[1]
         self._log(CardPlayed(seat, card, self.trick_number, "lead"))
@@ -622,6 +689,7 @@ class Hand:
         number = self.trick_number
         order = self._order
         high = self._high_seat
+        played = self.trick
         if how == "complete":
             next_leader = high if book.complete_next_high else self._low_seat
         else:
@@ -640,6 +708,8 @@ class Hand:
                 next_leader = picker
             elif book.after_pickup == rule.HIGHEST:
                 next_leader = high
+            elif book.after_pickup == rule.TOCHOO_PLAYER:  # H9 (P2 after a penalty pickup)
+                next_leader = self._tochoo_seat if self._tochoo_seat >= 0 else picker
             else:
                 next_leader = self._low_seat
         if number == 0 and book.first_trick_first_leader_leads:
@@ -682,6 +752,9 @@ class Hand:
             return
         for seat in leaving:
             self.out[seat] = True
+        if book.lead_passes_down and how == "complete" and next_leader == high:
+            # H10: the winner of a clean trick is out; the next-highest card still in leads
+            next_leader = self._next_highest_in(played, next_leader)
         if self.out[next_leader]:
             next_leader = self.next_active(next_leader)
         for seat in leaving:
@@ -702,6 +775,26 @@ class Hand:
         if how == "complete" and trick_mask:
             self._discard_trick(number, trick_mask)
         self._check_end_between_tricks()
+
+    def _next_highest_in(self, played: Sequence[tuple[int, Card]], winner: int) -> int:
+        """H10: the player of the highest card of the led suit (a trump above it) in
+        ``played`` who is still in (the winner, if in); ``winner`` when none is (P3 then
+        passes the lead on)."""
+        book = self.book
+        ranked: list[tuple[int, int, int]] = []
+        for position, (seat, card) in enumerate(played):
+            if book.suit[card] == self.led_suit:
+                strength = book.strength[card]
+            elif book.suit[card] == self.trump:
+                strength = book.strength[card] + rule.TRUMP_BONUS
+            else:
+                continue  # a discard or a tochoo does not rank
+            later = position if book.later_identical_wins else -position
+            ranked.append((strength, later, seat))
+        for _, _, seat in sorted(ranked, reverse=True):
+            if not self.out[seat]:
+                return seat
+        return winner
 
     def _discard_trick(self, number: int, trick_mask: int) -> None:
         self.waste |= trick_mask
@@ -865,6 +958,21 @@ def take_target(out: Sequence[bool], seat: int, step: int) -> int:
             return target
         target = (target + step) % players
     return -1
+
+
+TRUMP_CHOICES = tuple(Action.choose_trump(suit) for suit in range(4))
+"""H12 ``dealer_choice``: the dealer's decisions, ``trump:C`` to ``trump:S``."""
+
+
+def longest_suit(book: rule.RuleBook, cards: int) -> int:
+    """The suit ``cards`` (a mask) hold most of; of equal length the stronger cards, then
+    the first in suit order: the trump a dealer names by default (H12) and the bots'."""
+
+    def weight(suit: int) -> tuple[int, int, int]:
+        held = list(cards_in(cards & book.suit_masks[suit]))
+        return len(held), sum(book.strength[c] for c in held), -suit
+
+    return max(range(4), key=weight)
 
 
 def _suit_name(suit: int) -> str:

@@ -77,6 +77,15 @@ def _lead_card(card: str, ace: str) -> bool:
 
 _PICKUP, _DISCARD, _TOCHOO = "pickup", "discard", "tochoo"
 
+
+def _picker_leads_or_deals(play: str, picked_up_by: str, after: str, moves: str) -> bool:
+    """H11 beside the tochoo (B6, B7): the thulla reversal, or the picker leads; or, in any
+    game, the picker deals the next hand.  (Under P1 the picker leads by P2 itself.)"""
+    tochoo = play in (_TOCHOO, "tochoo_plays_on")
+    reversed_or_picker = picked_up_by == "tochoo_player" or after == "picker"
+    return (tochoo and reversed_or_picker) or moves == "last_picker_deals"
+
+
 CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "C1": (
         _is("deck.packs", 1),
@@ -145,6 +154,32 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     ),
     "H4": (_optional("deal.order", "with_play", "seat_order"),),
     "H28": (_optional("session.chips_by", "bhabhi", "card_points"),),
+    # House rules of the first trick, the trick and the lead.
+    "H5": (_optional("first_trick.void_plays", "any", "highest"),),
+    "H6": (_optional("first_lead.leads", "the_card", "any_card"),),
+    "H9": (
+        Condition(
+            (("off_suit", "play"), ("next_leader", "after_pickup")),
+            lambda play, after: play == "tochoo_plays_on" or after == "tochoo_player",
+            "off_suit.play: tochoo_plays_on or next_leader.after_pickup: tochoo_player",
+        ),
+    ),
+    "H10": (_is("next_leader.if_out", "next_highest"),),
+    "H11": (
+        Condition(
+            (
+                ("off_suit", "play"),
+                ("off_suit", "tochoo_picked_up_by"),
+                ("next_leader", "after_pickup"),
+                ("deal", "dealer_moves"),
+            ),
+            _picker_leads_or_deals,
+            "off_suit.play: tochoo or tochoo_plays_on with off_suit.tochoo_picked_up_by: "
+            "tochoo_player (the thulla reversal) or next_leader.after_pickup: picker (the "
+            "picker leads); or deal.dealer_moves: last_picker_deals (the picker deals)",
+        ),
+    ),
+    "H12": (_is("trump", "fixed", "dealer_choice"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 

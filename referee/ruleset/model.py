@@ -84,10 +84,26 @@ class FirstTrickNextLeader(StrEnum):
     FIRST_LEADER = "first_leader"
 
 
+class FirstTrickVoidPlays(StrEnum):
+    """H5: the card a player who cannot follow plays to the first trick."""
+
+    ANY = "any"
+    HIGHEST = "highest"
+
+
+class FirstLeadLeads(StrEnum):
+    """H6: whether the first leader must lead the lead card or may lead any card."""
+
+    THE_CARD = "the_card"
+    ANY_CARD = "any_card"
+
+
 class OffSuitPlay(StrEnum):
     PICKUP = "pickup"
     DISCARD = "discard"
     TOCHOO = "tochoo"
+    TOCHOO_PLAYS_ON = "tochoo_plays_on"
+    """H9: a tochoo does not stop the trick; a trick with one is picked up at its end."""
 
 
 class TochooPickedUpBy(StrEnum):
@@ -103,6 +119,19 @@ class PickupTakes(StrEnum):
 class Trump(StrEnum):
     NONE = "none"
     FIRST_OFF_SUIT_CARD = "first_off_suit_card"
+    FIXED = "fixed"
+    """H12: ``trump_suit`` is trump from the start."""
+    DEALER_CHOICE = "dealer_choice"
+    """H12: the dealer names the trump suit before the first lead."""
+
+
+class TrumpSuit(StrEnum):
+    """H12: the suit of ``trump: fixed``."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
 
 
 class AfterCompleteTrick(StrEnum):
@@ -114,11 +143,15 @@ class AfterPickup(StrEnum):
     PICKER = "picker"
     HIGHEST = "highest"
     LOWEST = "lowest"
+    TOCHOO_PLAYER = "tochoo_player"
+    """H9: the (first) player of a tochoo in the trick leads after the pickup."""
 
 
 class IfLeaderOut(StrEnum):
     NEXT_IN_TURN = "next_in_turn"
     DRAWS_FROM_WASTE = "draws_from_waste"
+    NEXT_HIGHEST = "next_highest"
+    """H10: after a clean trick, the next-highest card of the led suit still in leads."""
 
 
 class IfWasteEmpty(StrEnum):
@@ -178,6 +211,10 @@ class TimeoutMove(StrEnum):
 
 DEFAULT_TIMEOUT_MOVE = TimeoutMove.LOWEST_CARD
 """``timeout_move`` of a ruleset that leaves it out (the schema's ``default``)."""
+DEFAULT_FIRST_TRICK_VOID_PLAYS = FirstTrickVoidPlays.ANY
+"""``first_trick.void_plays`` of a ruleset that leaves it out (H5 off)."""
+DEFAULT_FIRST_LEAD_LEADS = FirstLeadLeads.THE_CARD
+"""``first_lead.leads`` of a ruleset that leaves it out (H6 off)."""
 
 
 class ChipsBy(StrEnum):
@@ -266,12 +303,16 @@ class Deal:
 class FirstLead:
     card: Card
     if_absent: IfLeadCardAbsent
+    leads: FirstLeadLeads = DEFAULT_FIRST_LEAD_LEADS
+    """H6: the lead card itself, or any card of the first leader's hand."""
 
 
 @dataclass(frozen=True, slots=True)
 class FirstTrick:
     off_suit: FirstTrickOffSuit
     next_leader: FirstTrickNextLeader
+    void_plays: FirstTrickVoidPlays = DEFAULT_FIRST_TRICK_VOID_PLAYS
+    """H5: any card, or one of the highest-ranked, from a player who cannot follow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +374,8 @@ class Ruleset:
     first_trick: FirstTrick
     off_suit: OffSuit
     trump: Trump
+    trump_suit: TrumpSuit | None
+    """H12: the suit of ``trump: fixed``; None otherwise (the key is then left out)."""
     next_leader: NextLeader
     take_hand: TakeHand
     end: End
@@ -387,10 +430,14 @@ class Ruleset:
             first_lead=FirstLead(
                 card=parse_card(first_lead["card"]),
                 if_absent=IfLeadCardAbsent(first_lead["if_absent"]),
+                leads=FirstLeadLeads(first_lead.get("leads", DEFAULT_FIRST_LEAD_LEADS)),
             ),
             first_trick=FirstTrick(
                 off_suit=FirstTrickOffSuit(first_trick["off_suit"]),
                 next_leader=FirstTrickNextLeader(first_trick["next_leader"]),
+                void_plays=FirstTrickVoidPlays(
+                    first_trick.get("void_plays", DEFAULT_FIRST_TRICK_VOID_PLAYS)
+                ),
             ),
             off_suit=OffSuit(
                 play=OffSuitPlay(off_suit["play"]),
@@ -398,6 +445,7 @@ class Ruleset:
                 pickup_takes=PickupTakes(off_suit["pickup_takes"]),
             ),
             trump=Trump(data["trump"]),
+            trump_suit=TrumpSuit(data["trump_suit"]) if "trump_suit" in data else None,
             next_leader=NextLeader(
                 after_complete_trick=AfterCompleteTrick(leader["after_complete_trick"]),
                 after_pickup=AfterPickup(leader["after_pickup"]),

@@ -103,13 +103,15 @@ def semantic_problems(
         _check_lead_card(lead[0], values, report)
 
     trump = values.get(("trump",), ("off_suit", "play"))
-    if trump is not None and trump[0] != "none" and trump[1] == "pickup":
+    if trump is not None and trump[0] == "first_off_suit_card" and trump[1] == "pickup":
         report(
             (("trump",), ("off_suit", "play")),
             "trump (X5) is fixed by the first card played by a player who cannot follow, "
             "but with off_suit.play: pickup nobody who cannot follow plays a card; use "
             "discard or tochoo, or trump: none",
         )
+
+    _check_trick_house_rules(values, report)
 
     dealer = values.get(("deal", "first_dealer"), ("players", "max"))
     if dealer is not None and dealer[0] >= dealer[1]:
@@ -147,6 +149,67 @@ def _check_table_size(values: Values, report: Report) -> None:
             (("players", "max"), ("deck", "packs")),
             f"players.max is {high}, but with {_plural(packs, 'pack')} at most {most} may "
             f"play (H3: up to 10 with one pack; X4: up to 16 with two)",
+        )
+
+
+def _check_trick_house_rules(values: Values, report: Report) -> None:
+    """H5, H9, H10, H12: house rules of the first trick, the trick and the lead that need
+    other options to have any effect, or that contradict them."""
+
+    def value(*path: str) -> Any:
+        found = values.get(path)
+        return None if found is None else found[0]
+
+    trump, suit, play = value("trump"), value("trump_suit"), value("off_suit", "play")
+    if trump in ("fixed", "dealer_choice") and play == "pickup":
+        report(
+            (("trump",), ("off_suit", "play")),
+            f"trump: {trump} (H12) makes an off-suit trump beat the led suit, but with "
+            "off_suit.play: pickup a player who cannot follow plays no card, so no trump "
+            "is ever played off-suit; use discard, tochoo or tochoo_plays_on, or trump: none",
+        )
+    if trump == "fixed" and suit is None and ("trump_suit",) not in values.invalid:
+        report(
+            (("trump",),),
+            "trump: fixed (H12) needs trump_suit, the suit that is trump (C, D, H or S)",
+        )
+    if trump is not None and trump != "fixed" and suit is not None:
+        report(
+            (("trump_suit",), ("trump",)),
+            f"trump_suit ({suit}) names the suit of trump: fixed (H12), but trump is "
+            f"{trump}; leave trump_suit out, or write trump: fixed",
+        )
+
+    if (
+        value("first_trick", "void_plays") == "highest"
+        and play == "pickup"
+        and value("first_trick", "off_suit") == "as_other_tricks"
+    ):
+        report(
+            (("first_trick", "void_plays"), ("off_suit", "play"), ("first_trick", "off_suit")),
+            "first_trick.void_plays: highest (H5) says which card a player who cannot follow "
+            "plays to the first trick, but with off_suit.play: pickup and "
+            "first_trick.off_suit: as_other_tricks they pick up instead and play no card; "
+            "use first_trick.off_suit: discard (B1, X3), or void_plays: any",
+        )
+
+    if value("next_leader", "after_pickup") == "tochoo_player" and play in ("pickup", "discard"):
+        instead = "picks up instead" if play == "pickup" else "discards"
+        report(
+            (("next_leader", "after_pickup"), ("off_suit", "play")),
+            "next_leader.after_pickup: tochoo_player (H9) gives the lead to the player of the "
+            f"tochoo, but with off_suit.play: {play} no off-suit card is ever picked up (a "
+            f"player who cannot follow {instead}); use tochoo or tochoo_plays_on, or another "
+            "after_pickup",
+        )
+
+    complete = value("next_leader", "after_complete_trick")
+    if value("next_leader", "if_out") == "next_highest" and complete not in (None, "highest"):
+        report(
+            (("next_leader", "if_out"), ("next_leader", "after_complete_trick")),
+            "next_leader.if_out: next_highest (H10) passes the lead down from the highest card "
+            f"of a clean trick, but after_complete_trick is {complete}, so the trick's highest "
+            "card does not lead; use after_complete_trick: highest, or another if_out",
         )
 
 

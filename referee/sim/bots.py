@@ -15,9 +15,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from referee.cards import Card
+from referee.cards import Card, mask_of
 from referee.engine.components import RuleBook
-from referee.engine.hand import SeatView, take_target
+from referee.engine.hand import SeatView, longest_suit, take_target
 from referee.engine.types import PICK_UP, TAKE_HAND, Action, ActionKind
 from referee.ruleset.model import Ruleset
 
@@ -77,8 +77,10 @@ class HeuristicBot:
       its highest if none does.  It leads the suit most likely to be clean: its highest card
       there while the trick is likely clean (it wins, sheds a high card and keeps the lead),
       else its lowest, so that someone else ends up highest.
-    * **Otherwise** (discard rules, a tochoo its own player picks up) a follower can never be
-      made to pick up, and it plays its highest card.
+    * **Otherwise** (discard rules, a tochoo its own player picks up, a tochoo that does
+      not stop the trick, H9) it plays its highest card.
+    * **Naming the trump (H12)** as the dealer: the suit it holds most of, of equal length
+      the one with the stronger cards (a plain choice, not measured against others).
     """
 
     def __init__(self, rules: Ruleset | RuleBook) -> None:
@@ -100,6 +102,8 @@ class HeuristicBot:
         if legal == (PICK_UP,):
             return PICK_UP
         cards = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
+        if any(a.kind is ActionKind.CHOOSE_TRUMP for a in legal):  # H12: its longest suit
+            return Action.choose_trump(longest_suit(self.book, mask_of(view.hand)))
         if not cards:  # a house rule's decision it has no opinion on: the first offered
             return next((a for a in legal if a.kind is not ActionKind.TAKE_HAND), legal[0])
         if len(cards) == 1:

@@ -97,6 +97,8 @@ class HeuristicBot:
     * **Leading**: under P1 the suit most likely to make a rival pick up; under the tochoo
       the suit most likely to be clean, high when it will be (it sheds a high card), low
       otherwise; under discard rules (and a tochoo its own player picks up) its highest.
+    * **Naming the trump (H12)** as the dealer: the suit it holds most of, of equal length
+      the one with the stronger cards.
     """
 
     def __init__(self, rules: RulesProfile | None = None) -> None:
@@ -114,6 +116,8 @@ class HeuristicBot:
         cards = _cards(view)
         if not cards and _has(view, pb.ACTION_KIND_PICK_UP):
             return pickup()
+        if _has(view, pb.ACTION_KIND_CHOOSE_TRUMP):  # H12: the dealer names its longest suit
+            return pb.Action(kind=pb.ACTION_KIND_CHOOSE_TRUMP, suit=self._longest_suit(view))
         if not cards:  # a house rule's decision it has no opinion on: the first offered
             others = [a for a in view.legal_actions if a.kind != pb.ACTION_KIND_TAKE_HAND]
             return others[0] if others else None
@@ -122,6 +126,16 @@ class HeuristicBot:
         if not view.trick:
             return play(self._lead(view, cards))
         return play(self._follow(view, cards))
+
+    def _longest_suit(self, view: pb.SeatView) -> str:
+        """H12: the suit the dealer holds most of; of equal length the one with the stronger
+        cards, then the first of C, D, H, S."""
+
+        def weight(suit: str) -> tuple[int, int, int]:
+            held = [c for c in view.hand if _suit(c) == suit]
+            return len(held), sum(self.rules.strength(c) for c in held), -"CDHS".index(suit)
+
+        return max("CDHS", key=weight)
 
     # --- B9 ---------------------------------------------------------------------------------
 
