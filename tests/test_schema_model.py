@@ -16,7 +16,9 @@ from referee.ruleset.yamlsafe import dotted
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "rules" / "schema" / "ruleset.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
-CATALOGUE_IDS = re.compile(r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5])$")
+CATALOGUE_IDS = re.compile(
+    r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5]|H[12][0-9]|H3[01]|H[1-9])$"
+)
 
 ENUMS: dict[str, type[StrEnum]] = {
     "deck.ace": m.AceRank,
@@ -35,6 +37,9 @@ ENUMS: dict[str, type[StrEnum]] = {
     "next_leader.after_pickup": m.AfterPickup,
     "next_leader.if_out": m.IfLeaderOut,
     "next_leader.if_waste_empty": m.IfWasteEmpty,
+    "next_leader.draw_from": m.DrawFrom,
+    "next_leader.draw_pile": m.DrawPile,
+    "next_leader.draw": m.WasteDraw,
     "take_hand.when": m.TakeHandWhen,
     "take_hand.from": m.TakeHandFrom,
     "take_hand.per_trick": m.TakesPerTrick,
@@ -42,12 +47,21 @@ ENUMS: dict[str, type[StrEnum]] = {
     "end.all_out_together": m.AllOutTogether,
     "end.at_max_tricks": m.ForcedEnd,
     "end.at_dead_position": m.ForcedEnd,
+    "end.shootout": m.Shootout,
     "illegal_play": m.IllegalPlay,
     "timeout_move": m.TimeoutMove,
 }
 
-DEFAULTS: dict[str, StrEnum] = {"timeout_move": m.DEFAULT_TIMEOUT_MOVE}
-"""The model's value of every optional option a ruleset leaves out."""
+DEFAULTS: dict[str, StrEnum | bool] = {
+    "next_leader.draw_from": m.DEFAULT_DRAW_FROM,
+    "next_leader.draw_pile": m.DEFAULT_DRAW_PILE,
+    "next_leader.draw": m.DEFAULT_WASTE_DRAW,
+    "end.shootout": m.DEFAULT_SHOOTOUT,
+    "end.two_left_tochoo_wins": m.DEFAULT_TWO_LEFT_TOCHOO_WINS,
+    "end.two_left_power_escapes": m.DEFAULT_TWO_LEFT_POWER_ESCAPES,
+    "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
+}
+"""The model's value of every optional option a ruleset leaves out, in schema order."""
 
 
 def _walk(schema: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -86,10 +100,16 @@ def test_model_enums_match_schema_enums() -> None:
 
 def test_optional_options_default_as_the_schema_says() -> None:
     props = dict(_walk(SCHEMA))
-    optional = {p for p in props if "." not in p and p not in SCHEMA["required"]}
+
+    def required(path: str) -> bool:
+        parent, _, name = path.rpartition(".")
+        return name in (props[parent] if parent else SCHEMA).get("required", [])
+
+    optional = {p for p in props if not required(p) and not p.startswith("title.")}
+    optional = {p for p in optional if not p.startswith("description.")}
     assert optional - {"$schema", "extends"} == set(DEFAULTS)
     for path, value in DEFAULTS.items():
-        assert props[path]["default"] == value.value, path
+        assert props[path]["default"] == getattr(value, "value", value), path
     assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
 
 
@@ -99,6 +119,15 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     rules = load_ruleset("pickup")
     assert "timeout_move" not in rules.source  # so its hash is what it was
     assert rules.timeout_move is m.DEFAULT_TIMEOUT_MOVE
+    assert not {"draw_from", "draw_pile", "draw"} & set(rules.source["next_leader"])
+    assert rules.next_leader.draw_from is m.DEFAULT_DRAW_FROM
+    assert rules.next_leader.draw_pile is m.DEFAULT_DRAW_PILE
+    assert rules.next_leader.draw is m.DEFAULT_WASTE_DRAW
+    end = rules.source["end"]
+    assert not {"shootout", "two_left_tochoo_wins", "two_left_power_escapes"} & set(end)
+    assert rules.end.shootout is m.DEFAULT_SHOOTOUT
+    assert rules.end.two_left_tochoo_wins is m.DEFAULT_TWO_LEFT_TOCHOO_WINS
+    assert rules.end.two_left_power_escapes is m.DEFAULT_TWO_LEFT_POWER_ESCAPES
 
 
 def test_reference_page_is_up_to_date() -> None:
@@ -222,9 +251,12 @@ def test_every_catalogue_clause_is_known_to_follow_from_options_or_always() -> N
     from referee.ruleset.clauses import ALWAYS, CONDITIONS, SAME_AS
 
     assert all(CATALOGUE_IDS.match(c) for c in _catalogue_ids())
-    assert set(CONDITIONS) | ALWAYS == _catalogue_ids()
+    house = {c for c in CONDITIONS if c.startswith("H")}  # the house rules options implement
+    assert house <= {f"H{n}" for n in range(1, 32)}
+    assert set(CONDITIONS) | ALWAYS == _catalogue_ids() | house
     assert set(CONDITIONS) & ALWAYS == set()
-    assert {c for same in SAME_AS.values() for c in same} | set(SAME_AS) <= _catalogue_ids()
+    same_as = {c for same in SAME_AS.values() for c in same} | set(SAME_AS)
+    assert same_as <= _catalogue_ids() | house
     props = dict(_walk(SCHEMA))
     for clause, conditions in CONDITIONS.items():
         for condition in conditions:

@@ -39,6 +39,9 @@ class Condition:
     paths: tuple[KeyPath, ...]
     holds: Callable[..., bool]
     says: str
+    defaults: tuple[Any, ...] | None = None
+    """Per path, the value of an optional option that a ruleset leaves out (its schema
+    ``default``); None when every path is required."""
 
 
 def _show(value: object) -> str:
@@ -53,6 +56,14 @@ def _is(path: str, *allowed: object) -> Condition:
     """``path`` (dotted) has one of the ``allowed`` values."""
     shown = " or ".join(_show(v) for v in allowed)
     return Condition((tuple(path.split(".")),), lambda v: v in allowed, f"{path}: {shown}")
+
+
+def _optional(path: str, default: object, *allowed: object) -> Condition:
+    """``path`` (dotted, an optional option whose schema default is ``default``) has one of
+    the ``allowed`` values; left out, it has its default."""
+    shown = " or ".join(_show(v) for v in allowed)
+    keys = tuple(path.split("."))
+    return Condition((keys,), lambda v: v in allowed, f"{path}: {shown}", (default,))
 
 
 def _lead_card(card: str, ace: str) -> bool:
@@ -118,6 +129,14 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "X3": (_is("first_trick.off_suit", "discard"),),
     "X4": (_is("deck.packs", 2),),
     "X5": (_is("trump", "first_off_suit_card"),),
+    # House rules of getting out with the power (B8's alternatives) and of two players left.
+    "H13": (_is("next_leader.if_out", "next_in_turn"),),
+    "H14": (_is("next_leader.if_out", "draws_from_player"),),
+    "H15": (_optional("next_leader.draw_pile", "waste", "waste_and_trick"),),
+    "H16": (_optional("next_leader.draw", "random", "top"),),
+    "H17": (_optional("end.shootout", "none", "after_waste_draw", "any_last_card"),),
+    "H18": (_optional("end.two_left_tochoo_wins", False, True),),
+    "H19": (_optional("end.two_left_power_escapes", False, True),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 
@@ -133,14 +152,16 @@ SAME_AS: dict[str, frozenset[str]] = {
     "B3": frozenset({"C8"}),
     "B5": frozenset({"C8"}),
     "D2": frozenset({"C8"}),
+    "P3": frozenset({"H13"}),
+    "H13": frozenset({"P3"}),
 }
 """Clauses that state a rule another one states too: declaring either is enough."""
 
-_FAMILIES = "CPDVBX"
+_FAMILIES = "CPDVBXH"
 
 
 def catalogue_order(clause: str) -> tuple[int, int]:
-    """C1 … C16, P, D, V, B, X: the catalogue's order, in which the bundled lists are kept."""
+    """C1 … C16, P, D, V, B, X, H: the catalogue's order, in which the bundled lists are kept."""
     return _FAMILIES.index(clause[0]), int(clause[1:])
 
 
@@ -160,8 +181,22 @@ def followed(ruleset: Mapping[str, Any], invalid: Collection[KeyPath] = ()) -> d
 
 
 def _holds(condition: Condition, values: Values) -> bool | None:
-    found = values.get(*condition.paths)
+    found = _found(condition, values)
     return None if found is None else bool(condition.holds(*found))
+
+
+def _found(condition: Condition, values: Values) -> list[Any] | None:
+    """The values at the condition's paths, an optional option left out at its default."""
+    found = values.get(*condition.paths)
+    if found is not None or condition.defaults is None:
+        return found
+    filled = []
+    for path, default in zip(condition.paths, condition.defaults, strict=True):
+        if any(bad[: len(path)] == path for bad in values.invalid):
+            return None
+        value = values.get(path)
+        filled.append(default if value is None else value[0])
+    return filled
 
 
 def clause_problems(
@@ -187,6 +222,11 @@ def clause_problems(
         ),
         key=catalogue_order,
     )
+    # A house rule that restates a document's clause (H13 is P3) is asked for only where
+    # that clause is declared in its place, never beside it.
+    missing = [
+        c for c in missing if not (c.startswith("H") and SAME_AS.get(c, frozenset()) & {*missing})
+    ]
     off = [clause for clause in declared if states.get(clause) is False]
     if not off and not missing:
         return []
@@ -226,6 +266,6 @@ def clause_problems(
 
 
 def _actual(condition: Condition, values: Values) -> str:
-    found = values.get(*condition.paths) or []
+    found = _found(condition, values) or []
     pairs = zip(condition.paths, found, strict=True)
     return ", ".join(f"{dotted(path)} is {_show(value)}" for path, value in pairs)

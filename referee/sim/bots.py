@@ -79,6 +79,7 @@ class HeuristicBot:
       else its lowest, so that someone else ends up highest.
     * **Otherwise** (discard rules, a tochoo its own player picks up) a follower can never be
       made to pick up, and it plays its highest card.
+    * **Drawing from a player (H14)**, where it may choose: from the longest hand.
     """
 
     def __init__(self, rules: Ruleset | RuleBook) -> None:
@@ -100,6 +101,9 @@ class HeuristicBot:
         if legal == (PICK_UP,):
             return PICK_UP
         cards = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
+        draws = [a for a in legal if a.kind is ActionKind.DRAW_FROM and a.seat is not None]
+        if not cards and draws:
+            return self._draw_from(view, draws)
         if not cards:  # a house rule's decision it has no opinion on: the first offered
             return next((a for a in legal if a.kind is not ActionKind.TAKE_HAND), legal[0])
         if len(cards) == 1:
@@ -107,6 +111,15 @@ class HeuristicBot:
         if not view.trick:
             return Action.play(self._lead(view, cards))
         return Action.play(self._follow(view, cards))
+
+    # --- H14 ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _draw_from(view: SeatView, draws: Sequence[Action]) -> Action:
+        """H14: draw from the longest hand (the first in turn on a tie): a draw that empties
+        a hand lets that rival get away, and a long hand is the least likely to."""
+        sizes = view.hand_sizes
+        return max(draws, key=lambda a: (sizes[a.seat or 0], -draws.index(a)))
 
     # --- B9 -----------------------------------------------------------------------------
 
