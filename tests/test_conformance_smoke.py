@@ -25,7 +25,8 @@ The array is built on two bases, ``pickup`` and ``bhabho`` (the options they do 
 such as ``deck.ranks``, differ).  For every row, hands with 3 to 6 players (the even ones
 under teams) are played by the fast random playout, and its actions are replayed through
 ``Hand.apply``, which checks each one: the hand must end, the two must agree, and no card
-may be lost or invented at any step.
+may be lost or invented at any step.  A row with a house rule the fast playout does not play
+(``RuleBook.fast_playout`` false: H14-H19) is played by random legal play on ``Hand`` alone.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from typing import Any
 import pytest
 
 from referee.conformance.mutants import mutate, schema_options, validate
+from referee.engine.components import RuleBook
 from referee.engine.hand import Hand
 from referee.engine.playout import action_of, random_playout
 from referee.engine.shuffle import hand_seed
@@ -113,8 +115,10 @@ def covering_array(base_id: str) -> Array:
             for index in order:
                 values = list(options[index][1])
                 rng.shuffle(values)
+                values = _allowed(options, row, index, values)
                 gains = [_gain(row, index, value, uncovered) for value in values]
                 row[index] = values[gains.index(max(gains))]
+            _repair(options, row)
             new = sum(1 for pair in _pairs(row) if pair in uncovered)
             candidates.append((new, row))
         candidates.sort(key=lambda c: -c[0])
@@ -143,8 +147,84 @@ def test_covering_array_covers_every_valid_pair(base_id: str) -> None:
         pair
         for pair in left
         if "trump=first_off_suit_card" in pair and "off_suit.play=pickup" in pair
-    }
+    } | {pair for pair in left if _power_rules_refuse(*pair)}
     assert left == impossible, f"pairs no row covers: {sorted(left - impossible)[:10]}"
+
+
+_POWER_REFUSED = {
+    # H14-H16: an option of a draw nobody makes.
+    "next_leader.draw_from=chosen": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=draws_from_waste",
+        "next_leader.draw_pile=waste_and_trick",  # which needs draws_from_waste
+        "next_leader.draw=top",
+    },
+    "next_leader.draw_pile=waste_and_trick": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=draws_from_player",
+    },
+    "next_leader.draw=top": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=draws_from_player",
+    },
+    # H17: a shootout needs draws and a trick the other player's void ends.
+    "end.shootout=after_waste_draw": {
+        "next_leader.if_out=next_in_turn",
+        "off_suit.play=discard",
+    },
+    "end.shootout=any_last_card": {"next_leader.if_out=next_in_turn", "off_suit.play=discard"},
+    # H18 needs a tochoo; H19 needs B8.
+    "end.two_left_tochoo_wins=True": {"off_suit.play=pickup", "off_suit.play=discard"},
+    "end.two_left_power_escapes=True": {"next_leader.if_out=next_in_turn"},
+}
+"""Pairs of values that ``bhabhi rules validate`` refuses whatever the other options."""
+
+
+def _power_rules_refuse(a: str, b: str) -> bool:
+    return b in _POWER_REFUSED.get(a, set()) or a in _POWER_REFUSED.get(b, set())
+
+
+_POWER_DEFAULTS = {
+    ("next_leader", "draw_from"): "next_active",
+    ("next_leader", "draw_pile"): "waste",
+    ("next_leader", "draw"): "random",
+    ("end", "shootout"): "none",
+    ("end", "two_left_tochoo_wins"): False,
+    ("end", "two_left_power_escapes"): False,
+}
+
+
+def _allowed(
+    options: Sequence[tuple[Option, list[Any]]], row: list[Any], index: int, values: list[Any]
+) -> list[Any]:
+    """The values of option ``index`` that no value chosen so far refuses (H14-H19)."""
+    chosen = [_label(options[i][0], v) for i, v in enumerate(row) if v is not None]
+    path = options[index][0]
+    allowed = [
+        v for v in values if not any(_power_rules_refuse(_label(path, v), c) for c in chosen)
+    ]
+    return allowed or values
+
+
+def _repair(options: Sequence[tuple[Option, list[Any]]], row: list[Any]) -> None:
+    """Set an option of H14-H19 back to its default where the row's other values make the
+    ruleset refused, so that random rows stay valid often enough to cover every pair."""
+    labels = [_label(path, value) for (path, _), value in zip(options, row, strict=True)]
+    index = {path: i for i, (path, _) in enumerate(options)}
+    value = dict(zip((path for path, _ in options), row, strict=True))
+    for path, default in _POWER_DEFAULTS.items():
+        i = index[path]
+        if any(_power_rules_refuse(labels[i], other) for other in labels):
+            row[i] = default
+            labels[i] = _label(path, default)
+    x2 = value[("end", "two_left_pickup_loses")]
+    other_picks = value[("off_suit", "play")] == "pickup" or (
+        value[("off_suit", "tochoo_picked_up_by")] == "tochoo_player"
+    )
+    if x2 and other_picks:  # H17 and H18 would contradict X2 about who is the Bhabhi
+        row[index[("end", "shootout")]] = "none"
+        if value[("off_suit", "tochoo_picked_up_by")] == "tochoo_player":
+            row[index[("end", "two_left_tochoo_wins")]] = False
 
 
 def _rows() -> list[tuple[str, int]]:
@@ -161,6 +241,9 @@ def test_every_row_plays_to_the_end(base_id: str, index: int) -> None:
     for number in range(HANDS_PER_ROW):
         players = counts[number % len(counts)]
         seed = hand_seed(f"smoke/{base_id}/{index}", number)
+        if not RuleBook.of(rules).fast_playout:
+            _play_randomly(rules, players, seed, number % players)
+            continue
         result = random_playout(rules, players, seed, number % players)
         hand = Hand(rules, players, seed=seed, dealer=number % players, record=False)
         for seat, code in result.actions:
@@ -170,3 +253,17 @@ def test_every_row_plays_to_the_end(base_id: str, index: int) -> None:
         assert hand.is_over, "the playout ended but the hand did not"
         assert hand.outcome == result.outcome
         assert hand.trick_number <= rules.end.max_tricks
+
+
+def _play_randomly(rules: Ruleset, players: int, seed: bytes, dealer: int) -> None:
+    """A row with a house rule the fast playout does not play: random legal play on ``Hand``
+    alone, which must end within the bound and lose no card."""
+    hand = Hand(rules, players, seed=seed, dealer=dealer, record=False)
+    rng = random.Random(seed)
+    deck = len(rules.deck.cards())
+    while not hand.is_over:
+        seat = hand.to_move
+        assert seat is not None
+        hand.apply(seat, rng.choice(list(hand.legal_actions(seat))))
+        assert hand.card_total() == deck
+    assert hand.trick_number <= rules.end.max_tricks

@@ -153,16 +153,16 @@ def _check_power_rules(values: Values, report: Report) -> None:
 
 
 def _check_draw_options(if_out: str, values: Values, report: Report) -> None:
-    """An option of the draw written where nobody makes that draw."""
+    """An option of the draw set (to other than its default) where nobody makes that draw."""
     needs = {
-        "draw_from": ("draws_from_player", "H14", "whose hand a player with the power draws from"),
-        "draw_pile": ("draws_from_waste", "H15", "what the waste draw (B8) is made from"),
-        "draw": ("draws_from_waste", "H16", "which card of the waste pile B8 draws"),
+        "draw_from": ("next_active", "draws_from_player", "H14", "whose hand is drawn from"),
+        "draw_pile": ("waste", "draws_from_waste", "H15", "what the waste draw (B8) is made from"),
+        "draw": ("random", "draws_from_waste", "H16", "which card of the waste pile B8 draws"),
     }
-    for key, (wanted, clause, says) in needs.items():
+    for key, (default, wanted, clause, says) in needs.items():
         path: KeyPath = ("next_leader", key)
         written = values.get(path)
-        if written is None or if_out == wanted:
+        if written is None or written[0] == default or if_out == wanted:
             continue
         nobody = (
             "nobody draws"
@@ -172,8 +172,8 @@ def _check_draw_options(if_out: str, values: Values, report: Report) -> None:
         )
         report(
             (path, _IF_OUT),
-            f"next_leader.{key} ({clause}) says {says}, but with next_leader.if_out: {if_out} "
-            f"{nobody}; remove {key} or write if_out: {wanted}",
+            f"next_leader.{key}: {written[0]} ({clause}) says {says}, but with "
+            f"next_leader.if_out: {if_out} {nobody}; remove {key} or write if_out: {wanted}",
         )
 
 
