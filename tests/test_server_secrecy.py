@@ -298,3 +298,28 @@ async def test_cards_drawn_from_a_hand_leak_nothing(
         truths = await truths_of(seated, inboxes[None])
         kinds = check_secrecy(truths, inboxes)
         assert kinds["card_drawn"] >= seats + 1, dict(kinds)  # every viewer sees each draw
+
+
+POWER_RULES = [
+    "next_leader: {draw: top, draw_pile: waste_and_trick}\n",
+    "end: {shootout: any_last_card, two_left_power_escapes: true}\n",
+    "end: {two_left_tochoo_wins: true}\n",
+    "next_leader: {if_out: draws_from_player}\nend: {shootout: after_waste_draw}\n"
+    "clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, "
+    "B4, B5, B6, B7, B9, H14, H17]\n",
+]
+
+
+@pytest.mark.parametrize("options", POWER_RULES)
+@run_async
+async def test_the_power_rules_play_through_the_referee_and_leak_nothing(options: str) -> None:
+    """H14-H19: a whole game of each through the referee, every message checked."""
+    text = f"id: house-power-referee\nextends: bhabho\n{options}"
+    async with referee(test_mode=True, allow_register=True) as ref:
+        registered = await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=text))
+        deal = deal_of("bhabho", 4, "d15")
+        seated = await seat_table(ref, registered.ruleset.id, 4, hands=1, deal=deal, start=False)
+        inboxes = await play_session(seated, random.Random(4))
+        truths = await truths_of(seated, inboxes[None])
+        kinds = check_secrecy(truths, inboxes)
+        assert kinds["hand_over"] >= 5  # every seat and the spectator saw it end
