@@ -287,10 +287,23 @@ def play(card: str) -> pb.Action:
 
 
 def action_text(action: pb.Action) -> str:
-    """The engine's notation: a card, ``pickup`` or ``take``."""
+    """The engine's notation: a card, ``pickup``, ``take`` (``take:3``), or a house rule's
+    decision (``draw:2``, ``trump:H``, ``pass`` ...)."""
     if action.kind == pb.ACTION_KIND_PLAY:
         return action.card
-    return {pb.ACTION_KIND_PICK_UP: "pickup", pb.ACTION_KIND_TAKE_HAND: "take"}[action.kind]
+    word = {
+        pb.ACTION_KIND_PICK_UP: "pickup",
+        pb.ACTION_KIND_TAKE_HAND: "take",
+        pb.ACTION_KIND_PASS: "pass",
+        pb.ACTION_KIND_CHALLENGE: "challenge",
+        pb.ACTION_KIND_AGREE: "agree",
+        pb.ACTION_KIND_REFUSE: "refuse",
+        pb.ACTION_KIND_CHOOSE_TRUMP: "trump",
+        pb.ACTION_KIND_DRAW_FROM: "draw",
+    }[action.kind]
+    if action.suit:
+        return f"{word}:{action.suit}"
+    return f"{word}:{action.seat}" if action.HasField("seat") else word
 
 
 def action_message(text: str) -> pb.Action:

@@ -2,8 +2,8 @@
 
 The engine is pure: a hand is fully determined by the resolved ruleset, the number of
 players, the dealer, and either a seed (the published shuffle, see ``shuffle.py``) or an
-explicit deal.  Random draws from the waste pile (B8) come from the seed too, or from an
-explicit list, so a recorded game replays exactly.
+explicit deal.  Random draws from the waste pile (B8), or from a player's hand (house rule
+H14), come from the seed too, or from an explicit list, so a recorded game replays exactly.
 
 Variant behaviour comes from the ruleset through the small rule components of
 ``components.py``; nothing here looks at a ruleset's id.
