@@ -31,8 +31,8 @@ such as ``deck.ranks``, differ).  For every row, hands with 3 to 6 players (the 
 under teams) are played by the fast random playout, and its actions are replayed through
 ``Hand.apply``, which checks each one: the hand must end, the two must agree, and no card
 may be lost or invented at any step.  A row with a house rule the fast playout does not play
-(``RuleBook.fast_playout`` false: H1, H4, H5, H6, H9, H10, H12) is played by random legal
-play on ``Hand`` alone.
+(``RuleBook.fast_playout`` false: H1, H4, H5, H6, H9, H10, H12, H14-H19) is played by random
+legal play on ``Hand`` alone.
 """
 
 from __future__ import annotations
@@ -172,8 +172,10 @@ def _best_valid_row(
         for index in order:
             values = list(options[index][1])
             rng.shuffle(values)
+            values = _allowed(options, row, index, values)
             gains = [_gain(row, index, value, uncovered) for value in values]
             row[index] = values[gains.index(max(gains))]
+        _repair(options, row)
         _repair_trump_suit(options, row, uncovered)
         new = sum(1 for pair in _pairs(row) if pair in uncovered)
         candidates.append((new, row))
@@ -227,7 +229,83 @@ def test_the_pairs_the_array_leaves_out_are_refused(base_id: str, pair: tuple[st
 
 
 def _impossible(pair: tuple[str, str]) -> bool:
-    return pair in IMPOSSIBLE or pair[::-1] in IMPOSSIBLE
+    return pair in IMPOSSIBLE or pair[::-1] in IMPOSSIBLE or _power_rules_refuse(*pair)
+
+
+_POWER_REFUSED = {
+    # H14-H16: an option of a draw nobody makes.
+    "next_leader.draw_from=chosen": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=draws_from_waste",
+        "next_leader.draw_pile=waste_and_trick",  # which needs draws_from_waste
+        "next_leader.draw=top",
+    },
+    "next_leader.draw_pile=waste_and_trick": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=draws_from_player",
+    },
+    "next_leader.draw=top": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=draws_from_player",
+    },
+    # H17: a shootout needs draws and a trick the other player's void ends.
+    "end.shootout=after_waste_draw": {
+        "next_leader.if_out=next_in_turn",
+        "off_suit.play=discard",
+    },
+    "end.shootout=any_last_card": {"next_leader.if_out=next_in_turn", "off_suit.play=discard"},
+    # H18 needs a tochoo; H19 needs B8.
+    "end.two_left_tochoo_wins=True": {"off_suit.play=pickup", "off_suit.play=discard"},
+    "end.two_left_power_escapes=True": {"next_leader.if_out=next_in_turn"},
+}
+"""Pairs of values that ``bhabhi rules validate`` refuses whatever the other options."""
+
+
+def _power_rules_refuse(a: str, b: str) -> bool:
+    return b in _POWER_REFUSED.get(a, set()) or a in _POWER_REFUSED.get(b, set())
+
+
+_POWER_DEFAULTS = {
+    ("next_leader", "draw_from"): "next_active",
+    ("next_leader", "draw_pile"): "waste",
+    ("next_leader", "draw"): "random",
+    ("end", "shootout"): "none",
+    ("end", "two_left_tochoo_wins"): False,
+    ("end", "two_left_power_escapes"): False,
+}
+
+
+def _allowed(
+    options: Sequence[tuple[Option, list[Any]]], row: list[Any], index: int, values: list[Any]
+) -> list[Any]:
+    """The values of option ``index`` that no value chosen so far refuses (H14-H19)."""
+    chosen = [_label(options[i][0], v) for i, v in enumerate(row) if v is not None]
+    path = options[index][0]
+    allowed = [
+        v for v in values if not any(_power_rules_refuse(_label(path, v), c) for c in chosen)
+    ]
+    return allowed or values
+
+
+def _repair(options: Sequence[tuple[Option, list[Any]]], row: list[Any]) -> None:
+    """Set an option of H14-H19 back to its default where the row's other values make the
+    ruleset refused, so that random rows stay valid often enough to cover every pair."""
+    labels = [_label(path, value) for (path, _), value in zip(options, row, strict=True)]
+    index = {path: i for i, (path, _) in enumerate(options)}
+    value = dict(zip((path for path, _ in options), row, strict=True))
+    for path, default in _POWER_DEFAULTS.items():
+        i = index[path]
+        if any(_power_rules_refuse(labels[i], other) for other in labels):
+            row[i] = default
+            labels[i] = _label(path, default)
+    x2 = value[("end", "two_left_pickup_loses")]
+    other_picks = value[("off_suit", "play")] == "pickup" or (
+        value[("off_suit", "tochoo_picked_up_by")] == "tochoo_player"
+    )
+    if x2 and other_picks:  # H17 and H18 would contradict X2 about who is the Bhabhi
+        row[index[("end", "shootout")]] = "none"
+        if value[("off_suit", "tochoo_picked_up_by")] == "tochoo_player":
+            row[index[("end", "two_left_tochoo_wins")]] = False
 
 
 def _rows() -> list[tuple[str, int]]:

@@ -10,12 +10,17 @@ the legal actions of the seats in ``seats_to_act()``), with these checked as pla
 * no seat's view holds another seat's hidden cards: a view's hand is that seat's cards, and
   ``known_cards`` is exactly what a public model of the game (cards picked up face up, less
   cards played, moved by taken hands) says; the events as a seat sees them never show a
-  card drawn from the waste pile (B8) or a taken hand (B9) to anybody else;
+  card drawn from the waste pile (B8) or a taken hand (B9) to anybody else, nor a card drawn
+  from a hand (H14) to anybody but the two players;
 * every hand ends within its ``max_tricks`` bound;
 * the same seeds give the same event log, and replaying the actions gives it again;
 * every valid combination of the options of the house rules of the first trick, the trick
   and the lead (H5, H6, H9, H10, H12, with the values they extend) plays to the end within
   its bound, and samples of them keep the checks above.
+* the same seeds give the same event log, and replaying the actions gives it again.
+
+The house rules of getting out with the power and of two players left (H14-H19) are played
+on Bhabho in random combinations too (``POWER_VARIANTS``), with the same checks.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from collections.abc import Iterable
 from typing import Any
 
 import pytest
-from helpers import bundled_ids, load_rules
+import yaml
+from helpers import bundled_ids, load_rules, variant
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +46,7 @@ from referee.engine.types import (
     TAKE_HAND,
     Action,
     ActionKind,
+    CardDrawn,
     CardPlayed,
     Event,
     HandTaken,
@@ -48,6 +55,7 @@ from referee.engine.types import (
     Termination,
     WasteDrawn,
 )
+from referee.ruleset.loader import resolve_text
 from referee.ruleset.model import IllegalPlay, Ruleset
 
 TAKE_CHANCE = 0.05
@@ -113,6 +121,8 @@ def update_known(known: list[set[Card]], events: Iterable[Event]) -> None:
         elif isinstance(public, HandTaken):
             known[public.taker] |= known[public.seat]
             known[public.seat] = set()
+        elif isinstance(public, CardDrawn):  # H14: any of its known cards may be the one
+            known[public.from_seat] = set()
 
 
 def check_event_privacy(events: Iterable[Event], players: int) -> None:
@@ -128,6 +138,11 @@ def check_event_privacy(events: Iterable[Event], players: int) -> None:
                 allowed = seat in (event.taker, event.seat)
                 assert seen.cards == (event.cards if allowed else None)
                 assert seen.count == event.count
+            elif isinstance(event, CardDrawn):
+                assert isinstance(seen, CardDrawn)
+                allowed = seat in (event.seat, event.from_seat)
+                assert seen.card == (event.card if allowed else None)
+                assert (seen.seat, seen.from_seat) == (event.seat, event.from_seat)
             else:
                 assert seen == event
 
@@ -398,3 +413,67 @@ def test_trick_house_rules_keep_cards_legality_and_privacy(
     variants = trick_rule_variants(base_id)
     _, rules = variants[index % len(variants)]
     play_checked(rules, players, deal_seed, play_seed)
+
+
+# --- the house rules of the power and of two players left (H14-H19) ------------------------
+
+POWER_OPTIONS: dict[str, dict[str, list[object]]] = {
+    "next_leader": {
+        "if_out": ["draws_from_waste", "draws_from_player"],
+        "draw_from": ["next_active", "chosen"],
+        "draw_pile": ["waste", "waste_and_trick"],
+        "draw": ["random", "top"],
+    },
+    "end": {
+        "shootout": ["none", "after_waste_draw", "any_last_card"],
+        "two_left_tochoo_wins": [False, True],
+        "two_left_power_escapes": [False, True],
+        "two_left_pickup_loses": [False, True],
+    },
+}
+
+
+def _power_variant(seed: int) -> tuple[dict[str, dict[str, object]], Ruleset]:
+    """A random combination of H14-H19 (and X2) on Bhabho that ``rules validate`` accepts:
+    the options of a draw only where that draw is made."""
+    rng = random.Random(seed)
+    chosen = {
+        key: {name: rng.choice(values) for name, values in options.items()}
+        for key, options in POWER_OPTIONS.items()
+    }
+    lead = chosen["next_leader"]
+    if lead["if_out"] == "draws_from_player":
+        lead["draw_pile"], lead["draw"] = "waste", "random"
+    else:
+        lead["draw_from"] = "next_active"
+    return chosen, variant("bhabho", **chosen)
+
+
+POWER_VARIANTS = [(seed, players) for seed in range(12) for players in (3, 4, 5)]
+
+
+@pytest.mark.parametrize(("seed", "players"), POWER_VARIANTS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal_seed=SEEDS, play_seed=SEEDS)
+def test_power_house_rules_in_random_combinations(
+    seed: int, players: int, deal_seed: int, play_seed: int
+) -> None:
+    options, rules = _power_variant(seed)
+    text = yaml.safe_dump(dict(rules.source), sort_keys=False)
+    _, problems = resolve_text(text, "<variant>")
+    assert problems == [], (options, [str(p) for p in problems])
+    hand = play_checked(rules, players, deal_seed, play_seed)
+    assert hand.trick_number <= rules.end.max_tricks
+    outcome = hand.outcome
+    assert outcome is not None
+    left = [s for s in range(players) if not hand.out[s]]
+    if outcome.termination in (Termination.SHOOTOUT, Termination.TWO_LEFT_TOCHOO):
+        assert left == [outcome.bhabhi] and len(hand.out_order) == players - 1
+    elif outcome.termination in (Termination.LAST_PLAYER, Termination.TWO_LEFT_PICKUP):
+        assert left == [outcome.bhabhi]
+    # the same seeds and the recorded draws give the same game
+    replay = Hand(rules, players, deal=hand.deal, draws=hand.draws_made)
+    for seat, action in hand.history:
+        replay.apply(seat, action)
+    assert replay.events is not None and hand.events is not None
+    assert [e.to_dict() for e in replay.events] == [e.to_dict() for e in hand.events]

@@ -39,6 +39,9 @@ ENUMS: dict[str, type[StrEnum]] = {
     "next_leader.after_pickup": m.AfterPickup,
     "next_leader.if_out": m.IfLeaderOut,
     "next_leader.if_waste_empty": m.IfWasteEmpty,
+    "next_leader.draw_from": m.DrawFrom,
+    "next_leader.draw_pile": m.DrawPile,
+    "next_leader.draw": m.WasteDraw,
     "take_hand.when": m.TakeHandWhen,
     "take_hand.from": m.TakeHandFrom,
     "take_hand.per_trick": m.TakesPerTrick,
@@ -46,6 +49,7 @@ ENUMS: dict[str, type[StrEnum]] = {
     "end.all_out_together": m.AllOutTogether,
     "end.at_max_tricks": m.ForcedEnd,
     "end.at_dead_position": m.DeadPositionEnd,
+    "end.shootout": m.Shootout,
     "illegal_play": m.IllegalPlay,
     "timeout_move": m.TimeoutMove,
     "session.chips_by": m.ChipsBy,
@@ -54,11 +58,17 @@ ENUMS: dict[str, type[StrEnum]] = {
     "trump_suit": m.TrumpSuit,
 }
 
-DEFAULTS: dict[str, StrEnum] = {
+DEFAULTS: dict[str, StrEnum | bool] = {
     "deal.remainder": m.DEFAULT_DEAL_REMAINDER,
     "deal.order": m.DEFAULT_DEAL_ORDER,
     "first_lead.leads": m.DEFAULT_FIRST_LEAD_LEADS,
     "first_trick.void_plays": m.DEFAULT_FIRST_TRICK_VOID_PLAYS,
+    "next_leader.draw_from": m.DEFAULT_DRAW_FROM,
+    "next_leader.draw_pile": m.DEFAULT_DRAW_PILE,
+    "next_leader.draw": m.DEFAULT_WASTE_DRAW,
+    "end.shootout": m.DEFAULT_SHOOTOUT,
+    "end.two_left_tochoo_wins": m.DEFAULT_TWO_LEFT_TOCHOO_WINS,
+    "end.two_left_power_escapes": m.DEFAULT_TWO_LEFT_POWER_ESCAPES,
     "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
     "session.chips_by": m.DEFAULT_CHIPS_BY,
 }
@@ -114,7 +124,7 @@ def test_optional_options_default_as_the_schema_says() -> None:
     assert optional - {"$schema", "extends", "sources"} == set(DEFAULTS) | WITHOUT_DEFAULT
     assert all("default" not in props[path] for path in WITHOUT_DEFAULT)
     for path, value in DEFAULTS.items():
-        assert props[path]["default"] == value.value, path
+        assert props[path]["default"] == getattr(value, "value", value), path
     assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
 
 
@@ -134,6 +144,15 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     assert "void_plays" not in rules.source["first_trick"]
     assert rules.first_trick.void_plays is m.DEFAULT_FIRST_TRICK_VOID_PLAYS
     assert "trump_suit" not in rules.source and rules.trump_suit is None
+    assert not {"draw_from", "draw_pile", "draw"} & set(rules.source["next_leader"])
+    assert rules.next_leader.draw_from is m.DEFAULT_DRAW_FROM
+    assert rules.next_leader.draw_pile is m.DEFAULT_DRAW_PILE
+    assert rules.next_leader.draw is m.DEFAULT_WASTE_DRAW
+    end = rules.source["end"]
+    assert not {"shootout", "two_left_tochoo_wins", "two_left_power_escapes"} & set(end)
+    assert rules.end.shootout is m.DEFAULT_SHOOTOUT
+    assert rules.end.two_left_tochoo_wins is m.DEFAULT_TWO_LEFT_TOCHOO_WINS
+    assert rules.end.two_left_power_escapes is m.DEFAULT_TWO_LEFT_POWER_ESCAPES
 
 
 def test_reference_page_is_up_to_date() -> None:
@@ -261,7 +280,8 @@ def test_every_catalogue_clause_is_known_to_follow_from_options_or_always() -> N
     assert house <= {f"H{n}" for n in range(1, 32)}
     assert set(CONDITIONS) | ALWAYS == _catalogue_ids() | house
     assert set(CONDITIONS) & ALWAYS == set()
-    assert {c for same in SAME_AS.values() for c in same} | set(SAME_AS) <= _catalogue_ids()
+    same_as = {c for same in SAME_AS.values() for c in same} | set(SAME_AS)
+    assert same_as <= _catalogue_ids() | house
     props = dict(_walk(SCHEMA))
     for clause, conditions in CONDITIONS.items():
         for condition in conditions:

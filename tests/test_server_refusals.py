@@ -447,6 +447,36 @@ async def test_illegal_moves_in_pickup() -> None:
         await illegal(p3, play("KS"), failed, "player_out")
 
 
+H14_CHOSEN = """\
+id: house-chosen-draw
+extends: bhabho
+clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, B4, B5,
+  B6, B7, B9, H14]
+next_leader: {if_out: draws_from_player, draw_from: chosen}
+"""
+
+
+@run_async
+@covers("action_not_allowed", "take_hand_not_allowed")
+async def test_a_decision_not_offered_is_refused() -> None:
+    """H14: while the drawer chooses whose hand to draw from, a draw from itself is no
+    choice offered, and nobody may take a hand."""
+    async with referee(test_mode=True, allow_register=True) as ref:
+        await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=H14_CHOSEN))
+        deal = ["AS KD", "2S QD JH 7C", "3S 4D 9H", "4S 3D 6H 8H 10H"]
+        seated = await seat_table(ref, "house-chosen-draw", 4, deal=deal)
+        players = seated.players
+        for seat, card in enumerate(["AS", "2S", "3S", "4S", "KD", "QD", "4D", "3D"]):
+            player = players[seat % 4]
+            view = await player.view()
+            await player.submit(play(card), view.seq)
+        failed = Code.FAILED_PRECONDITION
+        own = pb.Action(kind=pb.ACTION_KIND_DRAW_FROM, seat=0)
+        metadata = await illegal(players[0], own, failed, "action_not_allowed")
+        assert metadata["legal_actions"] == "draw:1,draw:2,draw:3"
+        await illegal(players[1], TAKE, failed, "take_hand_not_allowed")
+
+
 @run_async
 @covers("must_pick_up")
 async def test_must_pick_up_when_void() -> None:

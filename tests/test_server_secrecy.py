@@ -9,8 +9,9 @@ the moment it reflects:
 
 * it names no card that another seat holds, was never face up, and the viewer never held;
 * a view holds exactly the viewer's own cards, legal actions, sizes and face-up knowledge;
-* the private parts of events (dealt cards, a B8 draw, a B9 taken hand) reach only the
-  seats entitled to them, and every other part of an event is the same for everyone;
+* the private parts of events (dealt cards, a B8 draw, a card drawn from a hand under H14,
+  a B9 taken hand) reach only the seats entitled to them, and every other part of an event
+  is the same for everyone;
 * no message before HandOver carries a hand's seed; HandOver reveals it, its SHA-256 is
   the HandStarted commitment, and the published shuffle re-derives the deal from it.
 """
@@ -150,6 +151,11 @@ def check_secrecy(truths: list[Truth], inboxes: dict[int | None, Inbox]) -> dict
                 drawer = engine["seat"] == viewer
                 assert event.waste_drawn.card == (engine["card"] if drawer else "")
                 redacted.waste_drawn.ClearField("card")
+            elif kind == "card_drawn":
+                assert engine is not None
+                involved = viewer in (engine["seat"], engine["from_seat"])
+                assert event.card_drawn.card == (engine["card"] if involved else "")
+                redacted.card_drawn.ClearField("card")
             elif kind == "hand_taken":
                 assert engine is not None
                 involved = viewer in (engine["taker"], engine["seat"])
@@ -283,3 +289,67 @@ async def test_trick_house_rules_leak_nothing(rng_seed: int) -> None:
         truths = await truths_of(seated, inboxes[None])
         kinds = check_secrecy(truths, inboxes)
         assert kinds["trump_fixed"] >= 5 * 2, dict(kinds)  # each hand's trump, to everyone
+
+
+H14_RULES = """\
+id: house-draw-from-a-player
+extends: bhabho
+clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, B4, B5,
+  B6, B7, B9, H14]
+next_leader: {if_out: draws_from_player, draw_from: chosen}
+"""
+H14_NO_TAKES = """\
+id: house-draw-from-the-next-player
+extends: bhabho
+clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, B4, B5,
+  B6, B7, H14]
+next_leader: {if_out: draws_from_player}
+take_hand: {when: never}
+"""
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "deal_seed", "rng_seed"),
+    [(H14_RULES, 4, "d15", 4), (H14_NO_TAKES, 3, "d2", 2), (H14_NO_TAKES, 4, "d4", 1)],
+)
+@run_async
+async def test_cards_drawn_from_a_hand_leak_nothing(
+    rules: str, seats: int, deal_seed: str, rng_seed: int
+) -> None:
+    """H14: the card drawn from a player's hand reaches the drawer and that player only;
+    every other seat and a spectator see who drew from whom, over whole games."""
+    async with referee(test_mode=True, allow_register=True) as ref:
+        registered = await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=rules))
+        deal = deal_of("bhabho", seats, deal_seed)
+        seated = await seat_table(
+            ref, registered.ruleset.id, seats, hands=1, deal=deal, start=False
+        )
+        inboxes = await play_session(seated, random.Random(rng_seed))
+        truths = await truths_of(seated, inboxes[None])
+        kinds = check_secrecy(truths, inboxes)
+        assert kinds["card_drawn"] >= seats + 1, dict(kinds)  # every viewer sees each draw
+
+
+POWER_RULES = [
+    "next_leader: {draw: top, draw_pile: waste_and_trick}\n",
+    "end: {shootout: any_last_card, two_left_power_escapes: true}\n",
+    "end: {two_left_tochoo_wins: true}\n",
+    "next_leader: {if_out: draws_from_player}\nend: {shootout: after_waste_draw}\n"
+    "clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, "
+    "B4, B5, B6, B7, B9, H14, H17]\n",
+]
+
+
+@pytest.mark.parametrize("options", POWER_RULES)
+@run_async
+async def test_the_power_rules_play_through_the_referee_and_leak_nothing(options: str) -> None:
+    """H14-H19: a whole game of each through the referee, every message checked."""
+    text = f"id: house-power-referee\nextends: bhabho\n{options}"
+    async with referee(test_mode=True, allow_register=True) as ref:
+        registered = await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=text))
+        deal = deal_of("bhabho", 4, "d15")
+        seated = await seat_table(ref, registered.ruleset.id, 4, hands=1, deal=deal, start=False)
+        inboxes = await play_session(seated, random.Random(4))
+        truths = await truths_of(seated, inboxes[None])
+        kinds = check_secrecy(truths, inboxes)
+        assert kinds["hand_over"] >= 5  # every seat and the spectator saw it end

@@ -103,6 +103,7 @@ function publicPart(event) {
   delete copy.time_left;
   if (copy.hand_started) copy.hand_started.your_cards = [];
   if (copy.waste_drawn) copy.waste_drawn.card = '';
+  if (copy.card_drawn) copy.card_drawn.card = '';
   if (copy.hand_taken) copy.hand_taken.cards = [];
   return JSON.stringify(copy);
 }
@@ -824,6 +825,7 @@ class Game {
     });
     const full = JSON.parse(JSON.stringify(versions[0]));
     if (full.kind === 'waste_drawn') full.waste_drawn.card = versions[full.waste_drawn.seat].waste_drawn.card;
+    if (full.kind === 'card_drawn') full.card_drawn.card = versions[full.card_drawn.seat].card_drawn.card;
     if (full.kind === 'hand_taken') full.hand_taken.cards = versions[full.hand_taken.taker].hand_taken.cards;
     return full;
   }
@@ -882,6 +884,10 @@ class Game {
       } else if (e.kind === 'waste_drawn') {
         if (e.waste_drawn.card && s !== e.waste_drawn.seat) leak(`waste_drawn.card ${e.waste_drawn.card} drawn by seat ${e.waste_drawn.seat}`);
         if (!e.waste_drawn.card && s === e.waste_drawn.seat) fail(`${where}: the drawer was not told the card it drew`);
+      } else if (e.kind === 'card_drawn') {
+        const d = e.card_drawn;
+        if (d.card && s !== d.seat && s !== d.from_seat) leak(`card_drawn.card ${d.card} (seat ${d.seat} drew from seat ${d.from_seat})`);
+        if (!d.card && (s === d.seat || s === d.from_seat)) fail(`${where}: seat ${s} was not told the card drawn`);
       } else if (e.kind === 'hand_taken') {
         const h = e.hand_taken;
         if (h.cards.length && s !== h.taker && s !== h.seat) leak(`hand_taken.cards ${h.cards} (seat ${h.taker} took seat ${h.seat}'s hand)`);

@@ -52,6 +52,8 @@ TERMINATIONS = {
     pb.TERMINATION_TWO_LEFT_PICKUP: "two_left_pickup",
     pb.TERMINATION_MAX_TRICKS: "max_tricks",
     pb.TERMINATION_DEAD_POSITION: "dead_position",
+    pb.TERMINATION_SHOOTOUT: "shootout",
+    pb.TERMINATION_TWO_LEFT_TOCHOO: "two_left_tochoo",
 }
 
 
@@ -167,6 +169,9 @@ def event_dict(event: pb.Event) -> dict[str, Any] | None:
     if kind == "waste_drawn":
         d = event.waste_drawn
         return {"kind": kind, "seat": d.seat, "card": d.card or None}
+    if kind == "card_drawn":
+        r = event.card_drawn
+        return {"kind": kind, "seat": r.seat, "from_seat": r.from_seat, "card": r.card or None}
     if kind == "hand_taken":
         h = event.hand_taken
         return {
@@ -195,6 +200,8 @@ def _hidden_field(event: pb.Event) -> tuple[Message, str] | None:
     kind = event.WhichOneof("kind")
     if kind == "waste_drawn":
         return event.waste_drawn, "card"
+    if kind == "card_drawn":
+        return event.card_drawn, "card"
     if kind == "hand_taken":
         return event.hand_taken, "cards"
     if kind == "hand_started":
@@ -218,6 +225,8 @@ def _entitled(event: pb.Event) -> set[int] | None:
     kind = event.WhichOneof("kind")
     if kind == "waste_drawn":
         return {event.waste_drawn.seat}
+    if kind == "card_drawn":
+        return {event.card_drawn.seat, event.card_drawn.from_seat}
     if kind == "hand_taken":
         return {event.hand_taken.taker, event.hand_taken.seat}
     return None

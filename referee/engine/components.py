@@ -19,6 +19,8 @@ TOCHOO_PLAYER = 3
 TRUMP_BONUS = 100
 """X5: added to a trump's strength, so that any trump beats any card of the led suit."""
 NOBODY, LAST_TO_PLAY, TRICK_WINNER = 0, 1, 2
+NO_SHOOTOUT, SHOOTOUT_AFTER_DRAW, SHOOTOUT_LAST_CARD = 0, 1, 2
+"""H17: no shootout, one after a lead of a card just drawn, one after any lead of a last card."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +62,8 @@ class RuleBook:
     """P2 (PICKER), B7/V5 (HIGHEST), LOWEST or H9 (TOCHOO_PLAYER): who leads after a pickup
     or tochoo."""
     leader_draws: bool
-    """B8: a player due to lead with no card cannot go out; they draw from the waste pile."""
+    """B8 (or H14): a player due to lead with no card cannot go out; they draw a card (from
+    the waste pile, or under H14 from a player)."""
     draw_from_trick_when_waste_empty: bool
     """B8 open point: with an empty waste pile the trick's cards join it before the draw."""
     take_hand: bool
@@ -91,6 +94,23 @@ class RuleBook:
     """H1: before the shuffle the lowest cards that would make hands unequal leave play."""
     deal_step: int
     """C4 (the play step) or H4 (+1, clockwise in seat order): the way the cards go round."""
+    # --- getting out with the power (H14-H16) and two players left (H17-H19) ----------------
+    draws_from_player: bool
+    """H14: the draw of a player with the power and no card is from another player's hand."""
+    draw_from_chosen: bool
+    """H14: the drawer chooses whose hand (``draw:SEAT``); else the next player still in."""
+    draw_pile_with_trick: bool
+    """H15: a complete trick joins the waste pile before the B8 draw."""
+    draw_top: bool
+    """H16: the B8 draw takes the top card of the waste pile, not a random one."""
+    shootout: int
+    """H17: NO_SHOOTOUT, SHOOTOUT_AFTER_DRAW or SHOOTOUT_LAST_CARD."""
+    two_left_tochoo_wins: bool
+    """H18: with two left, a tochoo ends the hand and its player is safe."""
+    two_left_power_escapes: bool
+    """H19: with two left, a last card that wins a complete trick gets away even under B8."""
+    power_rules: bool
+    """Whether any of H14-H19 is on (the engine's hot paths look at this one flag first)."""
     fast_playout: bool
     """Whether ``playout.random_playout`` knows every rule that is on.  The fast playout
     repeats the rules for speed and leaves the house rules to ``Hand``: with any of them on,
@@ -155,7 +175,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         trump_from_first_off_suit=rules.trump is m.Trump.FIRST_OFF_SUIT_CARD,
         complete_next_high=lead.after_complete_trick is m.AfterCompleteTrick.HIGHEST,
         after_pickup=after_pickup,
-        leader_draws=lead.if_out is m.IfLeaderOut.DRAWS_FROM_WASTE,
+        leader_draws=lead.if_out is not m.IfLeaderOut.NEXT_IN_TURN,
         draw_from_trick_when_waste_empty=lead.if_waste_empty is m.IfWasteEmpty.DRAWS_FROM_TRICK,
         take_hand=take.when is not m.TakeHandWhen.NEVER,
         take_hand_leader_only=take.when is m.TakeHandWhen.LEADER_BEFORE_TRICK,
@@ -172,6 +192,14 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,
         remove_lowest=rules.deal.remainder is m.DealRemainder.REMOVE_LOWEST,
         deal_step=1 if rules.deal.order is m.DealOrder.SEAT_ORDER else _step(rules),
+        draws_from_player=lead.if_out is m.IfLeaderOut.DRAWS_FROM_PLAYER,
+        draw_from_chosen=lead.draw_from is m.DrawFrom.CHOSEN,
+        draw_pile_with_trick=lead.draw_pile is m.DrawPile.WASTE_AND_TRICK,
+        draw_top=lead.draw is m.WasteDraw.TOP,
+        shootout=_shootout(rules),
+        two_left_tochoo_wins=end.two_left_tochoo_wins,
+        two_left_power_escapes=end.two_left_power_escapes,
+        power_rules=_power_rules_on(rules),
         fast_playout=_fast_playout(rules),
         first_trick_void_highest=first_trick.void_plays is m.FirstTrickVoidPlays.HIGHEST,
         first_lead_free=rules.first_lead.leads is m.FirstLeadLeads.ANY_CARD,
@@ -190,6 +218,28 @@ def _step(rules: m.Ruleset) -> int:
     return 1 if rules.direction is m.Direction.CLOCKWISE else -1
 
 
+def _shootout(rules: m.Ruleset) -> int:
+    return {
+        m.Shootout.NONE: NO_SHOOTOUT,
+        m.Shootout.AFTER_WASTE_DRAW: SHOOTOUT_AFTER_DRAW,
+        m.Shootout.ANY_LAST_CARD: SHOOTOUT_LAST_CARD,
+    }[rules.end.shootout]
+
+
+def _power_rules_on(rules: m.Ruleset) -> bool:
+    """H14-H19: any rule of getting out with the power or of two players left is on."""
+    lead, end = rules.next_leader, rules.end
+    return (
+        lead.if_out is m.IfLeaderOut.DRAWS_FROM_PLAYER
+        or lead.draw_from is not m.DEFAULT_DRAW_FROM
+        or lead.draw_pile is not m.DEFAULT_DRAW_PILE
+        or lead.draw is not m.DEFAULT_WASTE_DRAW
+        or end.shootout is not m.DEFAULT_SHOOTOUT
+        or end.two_left_tochoo_wins
+        or end.two_left_power_escapes
+    )
+
+
 def _fast_playout(rules: m.Ruleset) -> bool:
     """True when no rule that only ``Hand`` plays is on (one condition per house rule)."""
     deal_rules = (
@@ -198,7 +248,11 @@ def _fast_playout(rules: m.Ruleset) -> bool:
         rules.deal.order is m.DealOrder.SEAT_ORDER
         and rules.direction is m.Direction.COUNTERCLOCKWISE,
     )
-    return not any(deal_rules) and not _trick_house_rules_on(rules)
+    return (
+        not any(deal_rules)
+        and not _trick_house_rules_on(rules)
+        and not _power_rules_on(rules)  # H14-H19
+    )
 
 
 def removed_cards(book: RuleBook, players: int) -> tuple[int, ...]:

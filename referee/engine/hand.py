@@ -2,8 +2,8 @@
 
 The engine is pure: a hand is fully determined by the resolved ruleset, the number of
 players, the dealer, and either a seed (the published shuffle, see ``shuffle.py``) or an
-explicit deal.  Random draws from the waste pile (B8) come from the seed too, or from an
-explicit list, so a recorded game replays exactly.
+explicit deal.  Random draws from the waste pile (B8), or from a player's hand (house rule
+H14), come from the seed too, or from an explicit list, so a recorded game replays exactly.
 
 Variant behaviour comes from the ruleset through the small rule components of
 ``components.py``; nothing here looks at a ruleset's id.
@@ -25,6 +25,7 @@ from referee.engine.types import (
     TAKE_HAND,
     Action,
     ActionKind,
+    CardDrawn,
     CardPlayed,
     EngineError,
     Event,
@@ -242,6 +243,19 @@ class Hand:
         self.takes_this_trick = 0
         self.last_picker = -1
         """H2: the seat that last picked up cards (a pickup, a tochoo, a C12 penalty), or -1."""
+        # Getting out with the power (H14-H16) and two players left (H17):
+        self.choosing_draw = False
+        """H14 with ``draw_from: chosen``: the leader, who has no card, must name whose hand
+        to draw from (``draw:SEAT``) before anything else happens."""
+        self._waste_order: list[Card] = []
+        """H16: the cards as they went to the waste pile, the top last (a card that has left
+        the pile since is skipped when the top is looked for)."""
+        self._trick_played: list[tuple[int, Card]] = []
+        """H16: the cards of the trick in play order (the list ``trick`` was while it lasted)."""
+        self._drawn_lead: tuple[int, Card] = (-1, -1)
+        """H17: (drawer, card) of the last draw, until the next lead."""
+        self._shootout_armed = False
+        """H17: this trick's lead ends the hand if the other of the last two cannot follow."""
         self.outcome: Outcome | None = None
         self.history: list[tuple[int, Action]] = []
         self.events: list[Event] | None = [] if record else None
@@ -354,6 +368,8 @@ class Hand:
         ``_decide`` applies it."""
         if self.trump_chooser >= 0:  # H12: only the dealer's naming of the trump
             return TRUMP_CHOICES if seat == self.trump_chooser else ()
+        if self.choosing_draw:
+            return self._draw_choices(seat)
         return ()
 
     def _legal(self, seat: int) -> tuple[int, int]:
@@ -374,7 +390,7 @@ class Hand:
             return hand, 0
         if self.phase == OVER or not 0 <= seat < self.players or self.out[seat]:
             return 0, 0
-        if self.trump_chooser >= 0:  # H12: nothing but the dealer's naming of the trump
+        if self.trump_chooser >= 0 or self.choosing_draw:  # H12, H14: only that choice
             return 0, 0
         flags = CAN_TAKE_HAND if self._may_take_hand(seat) else 0
         if seat != self.leader:
@@ -518,6 +534,8 @@ class Hand:
         book = self.book
         if not book.take_hand:
             return "these rules do not allow taking a hand"
+        if self.choosing_draw:
+            return f"no hand may be taken while seat {self.leader} chooses whom to draw from"
         if self.phase != BEFORE_TRICK:
             return "a hand may be taken only before a trick"
         if self.trump_chooser >= 0:
@@ -539,6 +557,8 @@ class Hand:
             raise EngineError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
         if self.trump_chooser >= 0:  # H12: the suit the dealer holds most of
             return Action.choose_trump(longest_suit(self.book, self.hands[seat]))
+        if self.choosing_draw:  # H14: the clock draws from the next player still in
+            return Action.draw_from(self.next_active(seat))
         mask, flags = self._legal(seat)
         if mask:
             strength = self.book.strength
@@ -593,6 +613,9 @@ class Hand:
         H23, H25)."""
         if action.kind is ActionKind.CHOOSE_TRUMP and action.suit is not None:
             self._name_trump(seat, action.suit)
+            return
+        if action.kind is ActionKind.DRAW_FROM and action.seat is not None:
+            self._draw_chosen(seat, action.seat)
             return
         raise AssertionError(f"no rule applies {action}, yet it was offered as legal")
 
@@ -673,6 +696,8 @@ class Hand:
         self._tochoo_seat = -1
         self.phase = IN_TRICK
         self.turn = order[1]
+        if self.book.power_rules:
+            self._note_lead(seat, card, order)
         self._log(CardPlayed(seat, card, self.trick_number, "lead"))
 
     def _pick_up(self, seat: int, _card: int) -> None:
@@ -721,6 +746,8 @@ class Hand:
         self.takes_this_trick = 0
         self.forced_lead = -1
 
+        if book.power_rules and self._two_left_ends(how, order, number, high, penalty):
+            return
         if how != "complete" and book.two_left_pickup_loses and len(order) == 2:
             self._log(TrickEnded(number, how, high, None))
             self._go_out(order[1] if order[0] == picker else order[0], "two_left_pickup")
@@ -728,14 +755,7 @@ class Hand:
             return
 
         # B8: the player due to lead with no card cannot escape; they will draw.
-        drawer = next_leader if book.leader_draws and not self.hands[next_leader] else -1
-        escaped = -1
-        if (
-            drawer >= 0
-            and not self.waste
-            and not (how == "complete" and book.draw_from_trick_when_waste_empty)
-        ):
-            drawer, escaped = -1, drawer
+        drawer, escaped = self._power_drawer(next_leader, how, order, high)
         leaving = [s for s in order if not self.hands[s] and s != drawer]
         remaining = [s for s in range(self.players) if not self.out[s] and s not in leaving]
         if len(remaining) <= 1:
@@ -764,14 +784,7 @@ class Hand:
             self._go_out(seat, "waste_empty" if seat == escaped else "emptied")
         self.leader = next_leader
         if drawer >= 0:
-            if not self.waste:
-                self._discard_trick(number, trick_mask)
-                trick_mask = 0
-            card = self._draw()
-            self.waste &= ~(1 << card)
-            self.hands[drawer] = 1 << card
-            self.forced_lead = card
-            self._log(WasteDrawn(drawer, card))
+            trick_mask = self._draw_for(drawer, how, number, trick_mask)
         if how == "complete" and trick_mask:
             self._discard_trick(number, trick_mask)
         self._check_end_between_tricks()
@@ -798,9 +811,13 @@ class Hand:
 
     def _discard_trick(self, number: int, trick_mask: int) -> None:
         self.waste |= trick_mask
+        if self.book.draw_top:  # H16: the pile keeps its order, a trick's cards as played
+            self._waste_order.extend(c for _, c in self._trick_played if trick_mask >> c & 1)
         self._log(TrickToWaste(number, tuple(cards_in(trick_mask))))
 
     def _draw(self) -> Card:
+        if self.book.draw_top:
+            return self._draw_top()
         waste = list(cards_in(self.waste))
         index = len(self.draws_made)
         if self._draws is not None and index < len(self._draws):
@@ -846,7 +863,7 @@ class Hand:
         self._log(PlayerOut(seat, how))
 
     def _check_end_between_tricks(self) -> None:
-        if self.phase == OVER:
+        if self.phase == OVER or self.choosing_draw:  # H14: after the draw, not before
             return
         active = self.active_seats()
         if len(active) <= 1:
@@ -881,6 +898,149 @@ class Hand:
         self.turn = -1
         self._log(HandOver(self.outcome))
 
+    # --- getting out with the power (B8, H14-H16) and two players left (H17-H19) ---------
+
+    def _power_drawer(
+        self, next_leader: int, how: str, order: list[int], high: int
+    ) -> tuple[int, int]:
+        """Whether the player due to lead, with no card, must draw (B8, H14): (the drawer or
+        -1, the player who got away because the waste pile was empty or -1)."""
+        book = self.book
+        if not book.leader_draws or self.hands[next_leader]:
+            return -1, -1
+        if (
+            book.two_left_power_escapes
+            and how == "complete"
+            and len(order) == 2
+            and next_leader == high
+        ):
+            return -1, -1  # H19: with two left the winning last card gets away at once
+        if book.draws_from_player:
+            return next_leader, -1  # H14: every other player still in holds cards
+        with_trick = how == "complete" and (
+            book.draw_from_trick_when_waste_empty or book.draw_pile_with_trick
+        )
+        if not self.waste and not with_trick:
+            return -1, next_leader
+        return next_leader, -1
+
+    def _draw_for(self, drawer: int, how: str, number: int, trick_mask: int) -> int:
+        """Make the draw of ``drawer`` (B8, H14-H16); return the trick's cards still to go
+        to the waste pile (0 when they went before the draw)."""
+        book = self.book
+        if book.draws_from_player:
+            # H14: the draw is not from the pile, so the trick goes to it first.
+            if how == "complete" and trick_mask:
+                self._discard_trick(number, trick_mask)
+            if book.draw_from_chosen and len(self._draw_targets(drawer)) > 1:
+                self.choosing_draw = True
+            else:
+                self._draw_from_hand(drawer, self.next_active(drawer))
+            return 0
+        if how == "complete" and trick_mask and (not self.waste or book.draw_pile_with_trick):
+            self._discard_trick(number, trick_mask)  # if_waste_empty: draws_from_trick, H15
+            trick_mask = 0
+        card = self._draw()
+        self.waste &= ~(1 << card)
+        self.hands[drawer] = 1 << card
+        self.forced_lead = card
+        self._drawn_lead = (drawer, card)
+        self._log(WasteDrawn(drawer, card))
+        return trick_mask
+
+    def _draw_top(self) -> Card:
+        """H16: the card on top of the waste pile, the one that went to it last."""
+        order = self._waste_order
+        while order and not self.waste >> order[-1] & 1:
+            order.pop()  # it left the pile since (drawn, or picked up with it under V4)
+        card = order.pop() if order else max(cards_in(self.waste))
+        index = len(self.draws_made)
+        if self._draws is not None and index < len(self._draws) and self._draws[index] != card:
+            raise EngineError(
+                f"draw {index + 1} is given as {card_str(self._draws[index])}, but the draw "
+                f"takes the top card of the waste pile (H16), {card_str(card)}"
+            )
+        self.draws_made.append(card)
+        return card
+
+    def _draw_targets(self, drawer: int) -> list[int]:
+        """H14: every other player still in, in turn from the drawer."""
+        targets = []
+        seat = self.next_active(drawer)
+        while seat != drawer:
+            targets.append(seat)
+            seat = self.next_active(seat)
+        return targets
+
+    def _draw_choices(self, seat: int) -> tuple[Action, ...]:
+        if seat != self.leader:
+            return ()
+        return tuple(Action.draw_from(target) for target in self._draw_targets(seat))
+
+    def _draw_chosen(self, seat: int, target: int) -> None:
+        """H14: the drawer named whose hand; draw, then the hand goes on as after a trick."""
+        self.choosing_draw = False
+        self._draw_from_hand(seat, target)
+        self._check_end_between_tricks()
+
+    def _draw_from_hand(self, drawer: int, target: int) -> None:
+        """H14: a card at random from ``target``'s hand to ``drawer``, who must lead it.
+        Whose last card it was has got away."""
+        hand = self.hands[target]
+        index = len(self.draws_made)
+        if self._draws is not None and index < len(self._draws):
+            card = self._draws[index]
+            if not hand >> card & 1:
+                raise EngineError(
+                    f"draw {index + 1} is given as {card_str(card)}, which seat {target} "
+                    f"does not hold when seat {drawer} draws from its hand"
+                )
+        else:
+            held = list(cards_in(hand))
+            card = held[self._draw_stream.uniform(len(held))]
+        self.draws_made.append(card)
+        self.hands[target] = hand & ~(1 << card)
+        # Any of the target's face-up cards may be the one drawn, so none is known any more.
+        self.known[target] = 0
+        self.hands[drawer] = 1 << card
+        self.forced_lead = card
+        self._drawn_lead = (drawer, card)
+        self._log(CardDrawn(drawer, target, card))
+        if not self.hands[target]:
+            self._go_out(target, "drawn_from")
+
+    def _note_lead(self, seat: int, card: Card, order: list[int]) -> None:
+        """At a lead: keep the trick's play order (H16) and arm the shootout (H17)."""
+        self._trick_played = self.trick
+        drawn = self._drawn_lead == (seat, card)
+        self._drawn_lead = (-1, -1)
+        shootout = self.book.shootout
+        if shootout == rule.NO_SHOOTOUT or len(order) != 2:
+            self._shootout_armed = False
+        elif shootout == rule.SHOOTOUT_AFTER_DRAW:
+            self._shootout_armed = drawn
+        else:
+            self._shootout_armed = not self.hands[seat]
+
+    def _two_left_ends(
+        self, how: str, order: list[int], number: int, high: int, penalty: bool
+    ) -> bool:
+        """H17, H18: with two left, a trick the other player could not follow (a tochoo or
+        a pickup) ends the hand, the leader the Bhabhi; True when it did."""
+        if how == "complete" or len(order) != 2 or penalty:
+            return False
+        leader, other = order
+        if self._shootout_armed:
+            termination, out_how = Termination.SHOOTOUT, "shootout"
+        elif self.book.two_left_tochoo_wins and how == "tochoo":
+            termination, out_how = Termination.TWO_LEFT_TOCHOO, "two_left_tochoo"
+        else:
+            return False
+        self._log(TrickEnded(number, how, high, None))
+        self._go_out(other, out_how)
+        self._finish(termination, leader)
+        return True
+
     # --- copies -------------------------------------------------------------------------
 
     def copy(self, *, record: bool = True) -> Hand:
@@ -901,6 +1061,9 @@ class Hand:
         twin._order = self._order.copy()
         twin.history = self.history.copy()
         twin.draws_made = self.draws_made.copy()
+        twin._waste_order = self._waste_order.copy()
+        played = self._trick_played  # H16: the trick in play is the twin's own
+        twin._trick_played = twin.trick if played is self.trick else played.copy()
         twin._draw_stream = self._draw_stream.copy()
         twin.events = self.events.copy() if record and self.events is not None else None
         return twin

@@ -247,6 +247,10 @@ class Termination(StrEnum):
     """The ruleset's bound on the length of a hand was reached."""
     DEAD_POSITION = "dead_position"
     """No sequence of legal play can end the hand any more."""
+    SHOOTOUT = "shootout"
+    """H17: with two left, the other player could not follow a drawn (or last) card led."""
+    TWO_LEFT_TOCHOO = "two_left_tochoo"
+    """H18: with two left, a tochoo ended the hand; its player is safe."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +428,28 @@ class WasteDrawn(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    """H14: a player with the power and no card drew a card at random from ``from_seat``'s
+    hand.  The two of them see the card; every other seat sees only who drew from whom."""
+
+    kind: ClassVar[str] = "card_drawn"
+    seat: int
+    from_seat: int
+    card: Card | None
+    """The card drawn; None in the version other seats see."""
+
+    def public(self) -> Event:
+        return CardDrawn(self.seat, self.from_seat, None)
+
+    def visible_to(self, seat: int | None) -> Event:
+        return self if seat in (self.seat, self.from_seat) else self.public()
+
+    def to_dict(self) -> dict[str, Any]:
+        card = None if self.card is None else card_str(self.card)
+        return {"kind": self.kind, "seat": self.seat, "from_seat": self.from_seat, "card": card}
+
+
+@dataclass(frozen=True, slots=True)
 class HandTaken(Event):
     """B9: ``taker`` took every card of ``seat``, who got away."""
 
@@ -456,7 +482,10 @@ class PlayerOut(Event):
     seat: int
     how: str
     """``emptied`` (C9), ``hand_taken`` (B9), ``waste_empty`` (B8 with no card to draw),
-    ``two_left_pickup`` (X2: the other of the last two is safe when one must pick up)."""
+    ``two_left_pickup`` (X2: the other of the last two is safe when one must pick up),
+    ``drawn_from`` (H14: their last card was drawn by the player with the power),
+    ``shootout`` (H17: they could not follow the other's lead), ``two_left_tochoo`` (H18:
+    their tochoo ended the hand)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,6 +180,14 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
         ),
     ),
     "H12": (_is("trump", "fixed", "dealer_choice"),),
+    # House rules of getting out with the power (B8's alternatives) and of two players left.
+    "H13": (_is("next_leader.if_out", "next_in_turn"),),
+    "H14": (_is("next_leader.if_out", "draws_from_player"),),
+    "H15": (_optional("next_leader.draw_pile", "waste", "waste_and_trick"),),
+    "H16": (_optional("next_leader.draw", "random", "top"),),
+    "H17": (_optional("end.shootout", "none", "after_waste_draw", "any_last_card"),),
+    "H18": (_optional("end.two_left_tochoo_wins", False, True),),
+    "H19": (_optional("end.two_left_power_escapes", False, True),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 
@@ -195,6 +203,8 @@ SAME_AS: dict[str, frozenset[str]] = {
     "B3": frozenset({"C8"}),
     "B5": frozenset({"C8"}),
     "D2": frozenset({"C8"}),
+    "P3": frozenset({"H13"}),
+    "H13": frozenset({"P3"}),
 }
 """Clauses that state a rule another one states too: declaring either is enough."""
 
@@ -263,6 +273,11 @@ def clause_problems(
         ),
         key=catalogue_order,
     )
+    # A house rule that restates a document's clause (H13 is P3) is asked for only where
+    # that clause is declared in its place, never beside it.
+    missing = [
+        c for c in missing if not (c.startswith("H") and SAME_AS.get(c, frozenset()) & {*missing})
+    ]
     off = [clause for clause in declared if states.get(clause) is False]
     if not off and not missing:
         return []

@@ -152,6 +152,8 @@ class IfLeaderOut(StrEnum):
     DRAWS_FROM_WASTE = "draws_from_waste"
     NEXT_HIGHEST = "next_highest"
     """H10: after a clean trick, the next-highest card of the led suit still in leads."""
+    DRAWS_FROM_PLAYER = "draws_from_player"
+    """H14: instead of the waste pile, a card at random from another player's hand."""
 
 
 class IfWasteEmpty(StrEnum):
@@ -230,6 +232,52 @@ DEFAULT_DEAL_ORDER = DealOrder.WITH_PLAY
 """``deal.order`` left out: the cards go round in the direction of play (C4)."""
 DEFAULT_CHIPS_BY = ChipsBy.BHABHI
 """``session.chips_by`` left out: each Bhabhi pays ``chips`` (C15)."""
+
+
+# --- Getting out with the power (H14-H16) and two players left (H17-H19) ------------------
+
+
+class DrawFrom(StrEnum):
+    """H14: whose hand the player with the power and no card draws from."""
+
+    NEXT_ACTIVE = "next_active"
+    CHOSEN = "chosen"
+
+
+class DrawPile(StrEnum):
+    """H15: what the B8 draw is made from."""
+
+    WASTE = "waste"
+    WASTE_AND_TRICK = "waste_and_trick"
+
+
+class WasteDraw(StrEnum):
+    """H16: which card of the waste pile the B8 draw takes."""
+
+    RANDOM = "random"
+    TOP = "top"
+
+
+class Shootout(StrEnum):
+    """H17: with two left, which leads end the hand when the other player cannot follow."""
+
+    NONE = "none"
+    AFTER_WASTE_DRAW = "after_waste_draw"
+    ANY_LAST_CARD = "any_last_card"
+
+
+DEFAULT_DRAW_FROM = DrawFrom.NEXT_ACTIVE
+"""``next_leader.draw_from`` left out: H14 draws from the next player still in."""
+DEFAULT_DRAW_PILE = DrawPile.WASTE
+"""``next_leader.draw_pile`` left out: B8 draws before the trick joins the pile."""
+DEFAULT_WASTE_DRAW = WasteDraw.RANDOM
+"""``next_leader.draw`` left out: B8 draws a random card."""
+DEFAULT_SHOOTOUT = Shootout.NONE
+"""``end.shootout`` left out: no shootout (H17 off)."""
+DEFAULT_TWO_LEFT_TOCHOO_WINS = False
+"""``end.two_left_tochoo_wins`` left out: H18 off."""
+DEFAULT_TWO_LEFT_POWER_ESCAPES = False
+"""``end.two_left_power_escapes`` left out: H19 off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +376,12 @@ class NextLeader:
     after_pickup: AfterPickup
     if_out: IfLeaderOut
     if_waste_empty: IfWasteEmpty
+    draw_from: DrawFrom = DEFAULT_DRAW_FROM
+    """H14: the next player still in, or one the drawer chooses."""
+    draw_pile: DrawPile = DEFAULT_DRAW_PILE
+    """B8 or H15 (the trick just played joins the pile before the draw)."""
+    draw: WasteDraw = DEFAULT_WASTE_DRAW
+    """B8 (a random card) or H16 (the top card of the waste pile)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +399,12 @@ class End:
     max_tricks: int
     at_max_tricks: ForcedEnd
     at_dead_position: DeadPositionEnd
+    shootout: Shootout = DEFAULT_SHOOTOUT
+    """H17: with two left, a lead the other cannot follow ends the hand (the leader loses)."""
+    two_left_tochoo_wins: bool = DEFAULT_TWO_LEFT_TOCHOO_WINS
+    """H18: with two left, a tochoo ends the hand and its player is safe."""
+    two_left_power_escapes: bool = DEFAULT_TWO_LEFT_POWER_ESCAPES
+    """H19: with two left, a last card that wins a clean trick gets away even under B8."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,6 +511,9 @@ class Ruleset:
                 after_pickup=AfterPickup(leader["after_pickup"]),
                 if_out=IfLeaderOut(leader["if_out"]),
                 if_waste_empty=IfWasteEmpty(leader["if_waste_empty"]),
+                draw_from=DrawFrom(leader.get("draw_from", DEFAULT_DRAW_FROM)),
+                draw_pile=DrawPile(leader.get("draw_pile", DEFAULT_DRAW_PILE)),
+                draw=WasteDraw(leader.get("draw", DEFAULT_WASTE_DRAW)),
             ),
             take_hand=TakeHand(
                 when=TakeHandWhen(take["when"]),
@@ -464,6 +527,13 @@ class Ruleset:
                 max_tricks=end["max_tricks"],
                 at_max_tricks=ForcedEnd(end["at_max_tricks"]),
                 at_dead_position=DeadPositionEnd(end["at_dead_position"]),
+                shootout=Shootout(end.get("shootout", DEFAULT_SHOOTOUT)),
+                two_left_tochoo_wins=bool(
+                    end.get("two_left_tochoo_wins", DEFAULT_TWO_LEFT_TOCHOO_WINS)
+                ),
+                two_left_power_escapes=bool(
+                    end.get("two_left_power_escapes", DEFAULT_TWO_LEFT_POWER_ESCAPES)
+                ),
             ),
             illegal_play=IllegalPlay(data["illegal_play"]),
             timeout_move=TimeoutMove(data.get("timeout_move", DEFAULT_TIMEOUT_MOVE)),

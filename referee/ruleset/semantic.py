@@ -121,6 +121,7 @@ def semantic_problems(
             f"deal.first_dealer is seat {first}, but with at most {high} players the seats "
             f"are 0 to {high - 1}",
         )
+    _check_power_rules(values, report)
     return problems
 
 
@@ -211,6 +212,126 @@ def _check_trick_house_rules(values: Values, report: Report) -> None:
             f"of a clean trick, but after_complete_trick is {complete}, so the trick's highest "
             "card does not lead; use after_complete_trick: highest, or another if_out",
         )
+
+
+# --- getting out with the power (H14-H16) and two players left (H17-H19) ------------------
+
+_IF_OUT: KeyPath = ("next_leader", "if_out")
+_PLAY: KeyPath = ("off_suit", "play")
+_PICKED_BY: KeyPath = ("off_suit", "tochoo_picked_up_by")
+_X2: KeyPath = ("end", "two_left_pickup_loses")
+
+
+def _check_power_rules(values: Values, report: Report) -> None:
+    """H14-H19 need the rules they change: a draw from a player, a waste pile to draw from,
+    a tochoo to win with; and H17/H18 must not contradict X2 about who is the Bhabhi."""
+    found = values.get(_IF_OUT)
+    if found is not None:
+        _check_draw_options(found[0], values, report)
+    shootout = values.get(("end", "shootout"))
+    if shootout is not None and shootout[0] != "none":
+        _check_shootout(shootout[0], values, report)
+    tochoo_wins = values.get(("end", "two_left_tochoo_wins"))
+    if tochoo_wins is not None and tochoo_wins[0]:
+        _check_two_left_tochoo_wins(values, report)
+    escapes = values.get(("end", "two_left_power_escapes"), _IF_OUT)
+    if escapes is not None and escapes[0] and escapes[1] == "next_in_turn":
+        report(
+            (("end", "two_left_power_escapes"), _IF_OUT),
+            "end.two_left_power_escapes (H19) lets a last card that wins a clean trick get "
+            "away even under B8, but with next_leader.if_out: next_in_turn (H13) such a card "
+            "always gets away; use if_out draws_from_waste or draws_from_player, or leave "
+            "two_left_power_escapes out",
+        )
+
+
+def _check_draw_options(if_out: str, values: Values, report: Report) -> None:
+    """An option of the draw set (to other than its default) where nobody makes that draw."""
+    needs = {
+        "draw_from": ("next_active", "draws_from_player", "H14", "whose hand is drawn from"),
+        "draw_pile": ("waste", "draws_from_waste", "H15", "what the waste draw (B8) is made from"),
+        "draw": ("random", "draws_from_waste", "H16", "which card of the waste pile B8 draws"),
+    }
+    for key, (default, wanted, clause, says) in needs.items():
+        path: KeyPath = ("next_leader", key)
+        written = values.get(path)
+        if written is None or written[0] == default or if_out == wanted:
+            continue
+        nobody = (
+            "nobody draws"
+            if if_out == "next_in_turn"
+            else "the draw is from "
+            + ("the waste pile" if if_out == "draws_from_waste" else "a player's hand")
+        )
+        report(
+            (path, _IF_OUT),
+            f"next_leader.{key}: {written[0]} ({clause}) says {says}, but with "
+            f"next_leader.if_out: {if_out} {nobody}; remove {key} or write if_out: {wanted}",
+        )
+
+
+def _check_shootout(shootout: str, values: Values, report: Report) -> None:
+    found = values.get(_IF_OUT)
+    if found is not None and found[0] == "next_in_turn":
+        report(
+            (("end", "shootout"), _IF_OUT),
+            f"end.shootout: {shootout} (H17) ends a hand on a card led after a draw (B8, H14)"
+            + (" or as a last card" if shootout == "any_last_card" else "")
+            + ", but with next_leader.if_out: next_in_turn a player with the power and no "
+            "card gets away and nobody draws; write if_out: draws_from_waste or "
+            "draws_from_player, or shootout: none",
+        )
+    play = values.get(_PLAY)
+    if play is not None and play[0] == "discard":
+        report(
+            (("end", "shootout"), _PLAY),
+            "end.shootout (H17) ends a hand when the other of the last two cannot follow, but "
+            "with off_suit.play: discard (D1) that player discards and the trick goes on; use "
+            "off_suit.play tochoo or pickup, or shootout: none",
+        )
+        return
+    x2 = values.get(_X2, _PLAY, _PICKED_BY)
+    if x2 is None or not x2[0]:
+        return
+    picker = _other_picks_up(x2[1], x2[2])
+    if picker:
+        report(
+            (("end", "shootout"), _X2, _PLAY, _PICKED_BY),
+            "end.shootout (H17) names the leader the Bhabhi when the other of the last two "
+            f"cannot follow, but end.two_left_pickup_loses (X2) names the player who picks up, "
+            f"and {picker}: the two contradict each other; leave one of them off",
+        )
+
+
+def _check_two_left_tochoo_wins(values: Values, report: Report) -> None:
+    play = values.get(_PLAY)
+    if play is not None and play[0] != "tochoo":
+        report(
+            (("end", "two_left_tochoo_wins"), _PLAY),
+            "end.two_left_tochoo_wins (H18) ends a hand with two left on a tochoo, but with "
+            f"off_suit.play: {play[0]} nobody plays a tochoo (an off-suit card that ends the "
+            "trick, B4); use off_suit.play: tochoo, or leave two_left_tochoo_wins out",
+        )
+        return
+    x2 = values.get(_X2, _PICKED_BY)
+    if x2 is not None and x2[0] and x2[1] == "tochoo_player":
+        report(
+            (("end", "two_left_tochoo_wins"), _X2, _PICKED_BY),
+            "end.two_left_tochoo_wins (H18) makes the tochoo player safe, but "
+            "end.two_left_pickup_loses (X2) names the player who picks up the Bhabhi, and with "
+            "off_suit.tochoo_picked_up_by: tochoo_player that is the tochoo player: the two "
+            "contradict each other; leave one of them off (with highest_of_led, B6, they agree)",
+        )
+
+
+def _other_picks_up(play: str, picked_by: str) -> str:
+    """Why the player who cannot follow, not the leader, picks up (empty when the leader
+    does: B6)."""
+    if play == "pickup":
+        return "with off_suit.play: pickup (P1) that is the player who cannot follow"
+    if play == "tochoo" and picked_by == "tochoo_player":
+        return "with off_suit.tochoo_picked_up_by: tochoo_player that is the tochoo player"
+    return ""
 
 
 def _check_lead_card(card_text: str, values: Values, report: Report) -> None:

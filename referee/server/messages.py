@@ -28,6 +28,8 @@ _TERMINATIONS = {
     "two_left_pickup": pb.TERMINATION_TWO_LEFT_PICKUP,
     "max_tricks": pb.TERMINATION_MAX_TRICKS,
     "dead_position": pb.TERMINATION_DEAD_POSITION,
+    "shootout": pb.TERMINATION_SHOOTOUT,
+    "two_left_tochoo": pb.TERMINATION_TWO_LEFT_TOCHOO,
 }
 
 
@@ -325,6 +327,14 @@ def _waste_drawn(message: pb.Event, e: Any) -> None:
     )
 
 
+def _card_drawn(message: pb.Event, e: Any) -> None:
+    message.card_drawn.CopyFrom(
+        pb.CardDrawn(
+            seat=e.seat, from_seat=e.from_seat, card="" if e.card is None else card_str(e.card)
+        )
+    )
+
+
 def _hand_taken(message: pb.Event, e: Any) -> None:
     message.hand_taken.CopyFrom(
         pb.HandTaken(taker=e.taker, seat=e.seat, count=e.count, cards=cards(e.cards or ()))
@@ -379,6 +389,7 @@ _FILL: dict[type[ev.Event], Callable[[pb.Event, Any], None]] = {
     tb.HandDealt: _hand_dealt,
     ev.WasteDrawn: _waste_drawn,
     ev.HandTaken: _hand_taken,
+    ev.CardDrawn: _card_drawn,
     ev.PlayerOut: _player_out,
     ev.TrumpFixed: _trump_fixed,
     ev.IllegalPlayPenalised: _illegal_play_penalised,

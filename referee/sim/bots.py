@@ -81,6 +81,7 @@ class HeuristicBot:
       not stop the trick, H9) it plays its highest card.
     * **Naming the trump (H12)** as the dealer: the suit it holds most of, of equal length
       the one with the stronger cards (a plain choice, not measured against others).
+    * **Drawing from a player (H14)**, where it may choose: from the longest hand.
     """
 
     def __init__(self, rules: Ruleset | RuleBook) -> None:
@@ -104,6 +105,9 @@ class HeuristicBot:
         cards = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
         if any(a.kind is ActionKind.CHOOSE_TRUMP for a in legal):  # H12: its longest suit
             return Action.choose_trump(longest_suit(self.book, mask_of(view.hand)))
+        draws = [a for a in legal if a.kind is ActionKind.DRAW_FROM and a.seat is not None]
+        if not cards and draws:
+            return self._draw_from(view, draws)
         if not cards:  # a house rule's decision it has no opinion on: the first offered
             return next((a for a in legal if a.kind is not ActionKind.TAKE_HAND), legal[0])
         if len(cards) == 1:
@@ -111,6 +115,15 @@ class HeuristicBot:
         if not view.trick:
             return Action.play(self._lead(view, cards))
         return Action.play(self._follow(view, cards))
+
+    # --- H14 ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _draw_from(view: SeatView, draws: Sequence[Action]) -> Action:
+        """H14: draw from the longest hand (the first in turn on a tie): a draw that empties
+        a hand lets that rival get away, and a long hand is the least likely to."""
+        sizes = view.hand_sizes
+        return max(draws, key=lambda a: (sizes[a.seat or 0], -draws.index(a)))
 
     # --- B9 -----------------------------------------------------------------------------
 

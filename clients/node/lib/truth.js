@@ -117,6 +117,13 @@ class Timeline {
         s.waste.delete(body.card);
         s.hands[body.seat].add(body.card);
         break;
+      case 'card_drawn':
+        if (!body.card) fail(`${where}: no seat saw the card drawn`);
+        if (!s.hands[body.from_seat].has(body.card)) fail(`${where}: ${body.card} drawn but seat ${body.from_seat} does not hold it`);
+        s.hands[body.from_seat].delete(body.card);
+        s.known[body.from_seat].clear(); // any of its face-up cards may be the one drawn
+        s.hands[body.seat].add(body.card);
+        break;
       case 'hand_taken': {
         const held = [...s.hands[body.seat]];
         if (!sameSet(body.cards, held) || body.count !== held.length) {

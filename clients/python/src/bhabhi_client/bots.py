@@ -93,7 +93,9 @@ class HeuristicBot:
       highest card is shed safely, while a likely tochoo calls for the highest card that
       still loses, leaving the pickup to another.
     * **The power with one card (B8)**: where a last card that wins a clean trick cannot
-      escape, with two cards or fewer it ducks whenever it can and leads low.
+      escape, with two cards or fewer it ducks whenever it can and leads low.  Choosing
+      whose hand to draw from (H14), it draws from the longest hand: a draw that empties a
+      hand lets that rival get away.
     * **Leading**: under P1 the suit most likely to make a rival pick up; under the tochoo
       the suit most likely to be clean, high when it will be (it sheds a high card), low
       otherwise; under discard rules (and a tochoo its own player picks up) its highest.
@@ -118,6 +120,9 @@ class HeuristicBot:
             return pickup()
         if _has(view, pb.ACTION_KIND_CHOOSE_TRUMP):  # H12: the dealer names its longest suit
             return pb.Action(kind=pb.ACTION_KIND_CHOOSE_TRUMP, suit=self._longest_suit(view))
+        draws = [a for a in view.legal_actions if a.kind == pb.ACTION_KIND_DRAW_FROM]
+        if not cards and draws:  # H14: draw from the longest hand (first in turn on a tie)
+            return max(draws, key=lambda a: (view.hand_sizes[a.seat], -draws.index(a)))
         if not cards:  # a house rule's decision it has no opinion on: the first offered
             others = [a for a in view.legal_actions if a.kind != pb.ACTION_KIND_TAKE_HAND]
             return others[0] if others else None
@@ -155,8 +160,8 @@ class HeuristicBot:
 
     @property
     def _power_trap(self) -> bool:
-        """B8: a last card that wins a clean trick draws from the waste instead of escaping."""
-        return self.rules.if_out == "draws_from_waste"
+        """B8 (H14): a last card that wins a clean trick draws a card instead of escaping."""
+        return self.rules.if_out in ("draws_from_waste", "draws_from_player")
 
     def _follow(self, view: pb.SeatView, cards: Sequence[str]) -> str:
         rules = self.rules

@@ -158,6 +158,11 @@ class RulesProfile:
                 "No escape with the power: if your last card wins a full trick you draw from "
                 "the waste pile and lead again."
             )
+        elif self.if_out == "draws_from_player":
+            lines.append(
+                "No escape with the power: if your last card wins a full trick you draw a "
+                "card from another player's hand and lead it."
+            )
         if self.take_hand_when != "never":
             when = (
                 "before any trick"

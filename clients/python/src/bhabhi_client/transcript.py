@@ -31,6 +31,8 @@ TERMINATIONS = {
     pb.TERMINATION_TWO_LEFT_PICKUP: "a pickup with two players left",
     pb.TERMINATION_MAX_TRICKS: "the limit on the number of tricks",
     pb.TERMINATION_DEAD_POSITION: "a position no play could end",
+    pb.TERMINATION_SHOOTOUT: "a shootout: the other of the last two could not follow",
+    pb.TERMINATION_TWO_LEFT_TOCHOO: "a tochoo with two players left",
 }
 
 
@@ -209,6 +211,14 @@ class Narrator:
             f"{self.name(e.seat)} cannot escape with the power: a card from the waste pile{card}."
         ]
 
+    def _card_drawn(self, event: pb.Event) -> list[str]:
+        e = event.card_drawn
+        card = f" ({self.style.card(e.card)})" if e.card else ""
+        whose = "your" if e.from_seat == self.me else f"{self.name(e.from_seat)}'s"
+        return [
+            f"{self.name(e.seat)} cannot escape with the power: a card from {whose} hand{card}."
+        ]
+
     def _hand_taken(self, event: pb.Event) -> list[str]:
         e = event.hand_taken
         cards = f": {self.style.cards(e.cards)}" if e.cards else ""
@@ -223,6 +233,9 @@ class Narrator:
             "hand_taken": "their hand was taken",
             "waste_empty": "nothing left to draw",
             "two_left_pickup": "the other must pick up",
+            "drawn_from": "their last card was drawn",
+            "shootout": "the other could not follow",
+            "two_left_tochoo": "their tochoo with two left",
         }.get(e.how, printable(e.how))
         if e.seat == self.me:
             how = how.replace("their", "your")
