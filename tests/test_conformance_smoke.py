@@ -237,26 +237,41 @@ _POWER_REFUSED = {
     "next_leader.draw_from=chosen": {
         "next_leader.if_out=next_in_turn",
         "next_leader.if_out=draws_from_waste",
+        "next_leader.if_out=next_highest",
         "next_leader.draw_pile=waste_and_trick",  # which needs draws_from_waste
         "next_leader.draw=top",
     },
     "next_leader.draw_pile=waste_and_trick": {
         "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=next_highest",
         "next_leader.if_out=draws_from_player",
     },
     "next_leader.draw=top": {
         "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=next_highest",
         "next_leader.if_out=draws_from_player",
     },
     # H17: a shootout needs draws and a trick the other player's void ends.
     "end.shootout=after_waste_draw": {
         "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=next_highest",
         "off_suit.play=discard",
     },
-    "end.shootout=any_last_card": {"next_leader.if_out=next_in_turn", "off_suit.play=discard"},
-    # H18 needs a tochoo; H19 needs B8.
-    "end.two_left_tochoo_wins=True": {"off_suit.play=pickup", "off_suit.play=discard"},
-    "end.two_left_power_escapes=True": {"next_leader.if_out=next_in_turn"},
+    "end.shootout=any_last_card": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=next_highest",
+        "off_suit.play=discard",
+    },
+    # H18 needs a tochoo that ends the trick; H19 needs B8.
+    "end.two_left_tochoo_wins=True": {
+        "off_suit.play=pickup",
+        "off_suit.play=discard",
+        "off_suit.play=tochoo_plays_on",
+    },
+    "end.two_left_power_escapes=True": {
+        "next_leader.if_out=next_in_turn",
+        "next_leader.if_out=next_highest",
+    },
 }
 """Pairs of values that ``bhabhi rules validate`` refuses whatever the other options."""
 
@@ -278,12 +293,11 @@ _POWER_DEFAULTS = {
 def _allowed(
     options: Sequence[tuple[Option, list[Any]]], row: list[Any], index: int, values: list[Any]
 ) -> list[Any]:
-    """The values of option ``index`` that no value chosen so far refuses (H14-H19)."""
+    """The values of option ``index`` that make no refused pair with a value chosen so far
+    (``IMPOSSIBLE`` and the refusals of H14-H19)."""
     chosen = [_label(options[i][0], v) for i, v in enumerate(row) if v is not None]
     path = options[index][0]
-    allowed = [
-        v for v in values if not any(_power_rules_refuse(_label(path, v), c) for c in chosen)
-    ]
+    allowed = [v for v in values if not any(_impossible((_label(path, v), c)) for c in chosen)]
     return allowed or values
 
 
