@@ -33,6 +33,7 @@ from referee.engine.types import (
     HandStarted,
     HandTaken,
     IllegalPlayPenalised,
+    TochooChallenged,
     PickedUp,
     PlayerOut,
     TrickEnded,
@@ -223,6 +224,10 @@ def describe(event: Event) -> str:
         return f"{event.seat} out {event.how}"
     if isinstance(event, IllegalPlayPenalised):
         return f"{event.seat} penalised for {card_str(event.card)}"
+    if isinstance(event, TochooChallenged):
+        if not event.right:
+            return f"{event.challenger} challenges trick {event.trick}: wrong"
+        return f"{event.challenger} challenges trick {event.trick}: {event.offender} {event.penalty}"
     if isinstance(event, TrumpFixed):
         return f"{event.seat} fixes trump {event.suit}"
     if isinstance(event, HandOver):

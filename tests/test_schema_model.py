@@ -16,7 +16,9 @@ from referee.ruleset.yamlsafe import dotted
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "rules" / "schema" / "ruleset.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
-CATALOGUE_IDS = re.compile(r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5])$")
+CATALOGUE_IDS = re.compile(
+    r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5]|H[12][0-9]|H3[01]|H[1-9])$"
+)
 
 ENUMS: dict[str, type[StrEnum]] = {
     "deck.ace": m.AceRank,
@@ -44,9 +46,18 @@ ENUMS: dict[str, type[StrEnum]] = {
     "end.at_dead_position": m.ForcedEnd,
     "illegal_play": m.IllegalPlay,
     "timeout_move": m.TimeoutMove,
+    "false_tochoo_penalty": m.FalseTochooPenalty,
+    "out_of_turn": m.OutOfTurn,
+    "hand_sizes": m.HandSizes,
 }
 
-DEFAULTS: dict[str, StrEnum] = {"timeout_move": m.DEFAULT_TIMEOUT_MOVE}
+DEFAULTS: dict[str, StrEnum | None] = {
+    "false_tochoo_penalty": m.DEFAULT_FALSE_TOCHOO_PENALTY,
+    "out_of_turn": m.DEFAULT_OUT_OF_TURN,
+    "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
+    "timeout_bot_after": m.DEFAULT_TIMEOUT_BOT_AFTER,
+    "hand_sizes": m.DEFAULT_HAND_SIZES,
+}
 """The model's value of every optional option a ruleset leaves out."""
 
 
@@ -89,7 +100,7 @@ def test_optional_options_default_as_the_schema_says() -> None:
     optional = {p for p in props if "." not in p and p not in SCHEMA["required"]}
     assert optional - {"$schema", "extends"} == set(DEFAULTS)
     for path, value in DEFAULTS.items():
-        assert props[path]["default"] == value.value, path
+        assert props[path]["default"] == (None if value is None else value.value), path
     assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
 
 
@@ -99,6 +110,12 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     rules = load_ruleset("pickup")
     assert "timeout_move" not in rules.source  # so its hash is what it was
     assert rules.timeout_move is m.DEFAULT_TIMEOUT_MOVE
+    for key in ("false_tochoo_penalty", "out_of_turn", "timeout_bot_after", "hand_sizes"):
+        assert key not in rules.source, key
+    assert rules.false_tochoo_penalty is m.DEFAULT_FALSE_TOCHOO_PENALTY
+    assert rules.out_of_turn is m.DEFAULT_OUT_OF_TURN
+    assert rules.timeout_bot_after is m.DEFAULT_TIMEOUT_BOT_AFTER
+    assert rules.hand_sizes is m.DEFAULT_HAND_SIZES
 
 
 def test_reference_page_is_up_to_date() -> None:
@@ -222,7 +239,9 @@ def test_every_catalogue_clause_is_known_to_follow_from_options_or_always() -> N
     from referee.ruleset.clauses import ALWAYS, CONDITIONS, SAME_AS
 
     assert all(CATALOGUE_IDS.match(c) for c in _catalogue_ids())
-    assert set(CONDITIONS) | ALWAYS == _catalogue_ids()
+    house = {c for c in CONDITIONS if c.startswith("H")}  # the house rules options implement
+    assert house <= {f"H{n}" for n in range(1, 32)}
+    assert set(CONDITIONS) | ALWAYS == _catalogue_ids() | house
     assert set(CONDITIONS) & ALWAYS == set()
     assert {c for same in SAME_AS.values() for c in same} | set(SAME_AS) <= _catalogue_ids()
     props = dict(_walk(SCHEMA))

@@ -82,6 +82,15 @@ class RuleBook:
     timeout_card: int
     """LOWEST (house rule H27) or HIGHEST: the legal card the referee's turn clock plays
     for a seat out of time (no rule document speaks of a clock)."""
+    challenge: bool
+    """H25: a card off the led suit from a player who holds it is accepted; right after
+    the trick any other active player may challenge it."""
+    false_tochoo_bhabhi: bool
+    """H25: a right challenge makes the offender the Bhabhi (else: they pick up and lead)."""
+    out_of_turn_penalty: bool
+    """H26: a card played out of turn is punished (the offender picks up and leads)."""
+    hand_sizes_hidden: bool
+    """H29: views and events show a seat only its own hand's size."""
     fast_playout: bool
     """Whether ``playout.random_playout`` knows every rule that is on.  The fast playout
     repeats the rules for speed and leaves the house rules to ``Hand``: with any of them on,
@@ -146,10 +155,18 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
         illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
         timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,
+        challenge=rules.illegal_play is m.IllegalPlay.CHALLENGE,
+        false_tochoo_bhabhi=rules.false_tochoo_penalty is m.FalseTochooPenalty.BHABHI,
+        out_of_turn_penalty=rules.out_of_turn is m.OutOfTurn.PICKUP_PENALTY,
+        hand_sizes_hidden=rules.hand_sizes is m.HandSizes.HIDDEN,
         fast_playout=_fast_playout(rules),
     )
 
 
 def _fast_playout(rules: m.Ruleset) -> bool:
     """True when no rule that only ``Hand`` plays is on (one condition per house rule)."""
+    if rules.illegal_play is m.IllegalPlay.CHALLENGE:  # H25
+        return False
+    if rules.out_of_turn is m.OutOfTurn.PICKUP_PENALTY:  # H26
+        return False
     return True

@@ -137,6 +137,7 @@ def _deal(table: Table, at: float, deal: Deal) -> None:
         hand.deal,
         seed_commitment(seed) if seed else "",
         table.rules.hash,
+        started.sizes_hidden,
     )
     _emit(table, at, dealt)
     for event in events[1:]:
