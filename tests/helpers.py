@@ -33,9 +33,9 @@ from referee.engine.types import (
     HandStarted,
     HandTaken,
     IllegalPlayPenalised,
-    TochooChallenged,
     PickedUp,
     PlayerOut,
+    TochooChallenged,
     TrickEnded,
     TrickToWaste,
     TrumpFixed,
@@ -227,7 +227,8 @@ def describe(event: Event) -> str:
     if isinstance(event, TochooChallenged):
         if not event.right:
             return f"{event.challenger} challenges trick {event.trick}: wrong"
-        return f"{event.challenger} challenges trick {event.trick}: {event.offender} {event.penalty}"
+        who = f"{event.offender} {event.penalty}"
+        return f"{event.challenger} challenges trick {event.trick}: {who}"
     if isinstance(event, TrumpFixed):
         return f"{event.seat} fixes trump {event.suit}"
     if isinstance(event, HandOver):

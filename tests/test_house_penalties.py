@@ -6,6 +6,7 @@ test_properties.py)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from helpers import deal, held, log, run, variant
@@ -26,8 +27,10 @@ from referee.engine.types import (
     Termination,
     TochooChallenged,
 )
+from referee.ruleset.loader import resolve_file_named
 from referee.ruleset.model import Ruleset
-from referee.sim.bots import HeuristicBot, RandomBot
+from referee.ruleset.problems import Code, Problem
+from referee.sim.bots import Bot, HeuristicBot, RandomBot
 from referee.sim.play import play_hand
 
 NO_TAKES = {"when": "never"}
@@ -132,17 +135,7 @@ def test_honest_and_false_tochoos_look_the_same_to_the_others() -> None:
 
 def test_several_false_discards_the_first_pays() -> None:
     rules = variant("discard", illegal_play="challenge", false_tochoo_penalty="pickup_and_lead")
-    hand = Hand(
-        rules,
-        4,
-        deal=[
-            [parse_card(c) for c in "AS 2C".split()],
-            [parse_card(c) for c in "KS 9H 3D".split()],
-            [parse_card(c) for c in "QS 8H 4D".split()],
-            [parse_card(c) for c in "JS 7C 5D".split()],
-        ],
-        dealer=3,
-    )
+    hand = deal(rules, ["AS 2C", "KS 9H 3D", "QS 8H 4D", "JS 7C 5D"], dealer=3)
     order = [hand.to_move]
     assert order == [0]
     first = hand.view(0).trick_number
@@ -331,7 +324,7 @@ def test_bots_play_whole_hands_under_the_house_rules(
     deck = len(rules.deck.cards())
     for seed in range(12):
         hand = Hand(rules, 4, seed=seed)
-        bots = [RandomBot(), HeuristicBot(rules), RandomBot(), HeuristicBot(rules)]
+        bots: list[Bot] = [RandomBot(), HeuristicBot(rules), RandomBot(), HeuristicBot(rules)]
         play_hand(hand, bots, random.Random(seed))
         assert hand.is_over
         assert hand.card_total() == deck
@@ -349,3 +342,53 @@ def test_the_heuristic_bot_challenges_only_a_proven_false_card() -> None:
     run(hand, "1:QC 2:8D")  # 8D: seat 2 is void in clubs, an honest tochoo; 0 picks up
     view = hand.view(0)
     assert bot.choose(view, random.Random(0)) is None or CHALLENGE not in view.legal_actions
+
+
+# --- rules validate -------------------------------------------------------------------------
+
+BHABHO_NO_TAKES = (
+    "[C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, B4, B5, "
+    "B6, B7, B8{more}]"
+)
+
+
+def findings(tmp_path: Path, text: str) -> list[Problem]:
+    path = tmp_path / "x.yaml"
+    path.write_text(text, encoding="utf-8")
+    return resolve_file_named(path, str(path), clauses=True)[1]
+
+
+def test_a_false_tochoo_penalty_without_the_challenge_is_refused(tmp_path: Path) -> None:
+    (problem,) = findings(tmp_path, "id: x\nextends: bhabho\nfalse_tochoo_penalty: bhabhi\n")
+    assert (problem.line, problem.path, problem.code) == (3, "false_tochoo_penalty", Code.SEMANTIC)
+    assert "with illegal_play: reject nobody may challenge" in problem.message
+
+
+def test_a_challenge_in_the_pickup_game_is_refused(tmp_path: Path) -> None:
+    problems = findings(tmp_path, "id: x\nextends: pickup\nillegal_play: challenge\n")
+    semantic = [p for p in problems if p.code is Code.SEMANTIC]
+    assert [(p.line, p.path) for p in semantic] == [(3, "illegal_play")]
+    assert "with off_suit.play: pickup nobody plays off the led suit" in semantic[0].message
+
+
+@pytest.mark.parametrize(
+    ("option", "clause"),
+    [
+        ("illegal_play: challenge", "H25"),
+        ("out_of_turn: pickup_penalty", "H26"),
+        ("timeout_bot_after: 2", "H27"),
+        ("hand_sizes: hidden", "H29"),
+    ],
+)
+def test_the_house_rule_clauses_follow_their_options(
+    tmp_path: Path, option: str, clause: str
+) -> None:
+    base = "id: x\nextends: bhabho\ntake_hand: {when: never}\n"
+    declared = f"clauses: {BHABHO_NO_TAKES.format(more=', ' + clause)}\n"
+    assert findings(tmp_path, base + option + "\n" + declared) == []
+    (off,) = findings(tmp_path, base + declared)  # declared, but the option is off
+    assert off.code is Code.CLAUSE_SWITCHED_OFF and f"clause {clause} is declared" in off.message
+    (missing,) = findings(
+        tmp_path, base + option + "\n" + BHABHO_NO_TAKES.format(more="").join(["clauses: ", "\n"])
+    )
+    assert missing.code is Code.CLAUSE_NOT_DECLARED and missing.warning

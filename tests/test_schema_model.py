@@ -51,7 +51,7 @@ ENUMS: dict[str, type[StrEnum]] = {
     "hand_sizes": m.HandSizes,
 }
 
-DEFAULTS: dict[str, StrEnum | None] = {
+DEFAULTS: dict[str, StrEnum | int | None] = {
     "false_tochoo_penalty": m.DEFAULT_FALSE_TOCHOO_PENALTY,
     "out_of_turn": m.DEFAULT_OUT_OF_TURN,
     "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
@@ -100,7 +100,8 @@ def test_optional_options_default_as_the_schema_says() -> None:
     optional = {p for p in props if "." not in p and p not in SCHEMA["required"]}
     assert optional - {"$schema", "extends"} == set(DEFAULTS)
     for path, value in DEFAULTS.items():
-        assert props[path]["default"] == (None if value is None else value.value), path
+        default = value.value if isinstance(value, StrEnum) else value
+        assert props[path]["default"] == default, path
     assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
 
 

@@ -165,8 +165,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
 
 def _fast_playout(rules: m.Ruleset) -> bool:
     """True when no rule that only ``Hand`` plays is on (one condition per house rule)."""
-    if rules.illegal_play is m.IllegalPlay.CHALLENGE:  # H25
-        return False
-    if rules.out_of_turn is m.OutOfTurn.PICKUP_PENALTY:  # H26
-        return False
-    return True
+    return not (
+        rules.illegal_play is m.IllegalPlay.CHALLENGE  # H25
+        or rules.out_of_turn is m.OutOfTurn.PICKUP_PENALTY  # H26
+    )

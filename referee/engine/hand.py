@@ -39,8 +39,8 @@ from referee.engine.types import (
     PlayerOut,
     Reason,
     Termination,
-    TrickEnded,
     TochooChallenged,
+    TrickEnded,
     TrickToWaste,
     TrumpFixed,
     Verdict,
@@ -269,15 +269,11 @@ class Hand:
         self.history: list[tuple[int, Action]] = []
         self.events: list[Event] | None = [] if record else None
         # H26: anyone may pick up out of turn, which the dead-position proof does not know
-        self._dead_check = (
-            None if self.book.out_of_turn_penalty else dead_position_check(self.book)
-        )
+        self._dead_check = None if self.book.out_of_turn_penalty else dead_position_check(self.book)
         self.leader, self.forced_lead = self._first_leader()
         self.first_leader = self.leader
         self._log(
-            HandStarted(
-                self.dealer, self.hand_sizes(), self.leader, self.book.hand_sizes_hidden
-            )
+            HandStarted(self.dealer, self.hand_sizes(), self.leader, self.book.hand_sizes_hidden)
         )
         for seat in range(players):
             if not self.hands[seat]:
@@ -909,8 +905,10 @@ class Hand:
         assert after is not None
         self.after_trick = None
         offender = after.false[0] if after.false else None
-        penalty = "" if offender is None else (
-            "bhabhi" if self.book.false_tochoo_bhabhi else "pickup_and_lead"
+        penalty = (
+            ""
+            if offender is None
+            else ("bhabhi" if self.book.false_tochoo_bhabhi else "pickup_and_lead")
         )
         self._log(TochooChallenged(seat, after.number, offender is not None, offender, penalty))
         if offender is None:
