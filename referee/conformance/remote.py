@@ -182,14 +182,14 @@ def event_dict(event: pb.Event) -> dict[str, Any] | None:
         offence = i.offence or "must_follow_suit"
         return {"kind": kind, "seat": i.seat, "card": i.card, "offence": offence}
     if kind == "tochoo_challenged":
-        c = event.tochoo_challenged
+        ch = event.tochoo_challenged
         return {
             "kind": kind,
-            "challenger": c.challenger,
-            "trick": c.trick,
-            "right": c.right,
-            "offender": _none_if(c.offender),
-            "penalty": c.penalty,
+            "challenger": ch.challenger,
+            "trick": ch.trick,
+            "right": ch.right,
+            "offender": _none_if(ch.offender),
+            "penalty": ch.penalty,
         }
     if kind == "hand_over":
         return {"kind": kind, "outcome": outcome_dict(event.hand_over.result)}
