@@ -18,6 +18,7 @@ from server_helpers import referee, run_async, seat_table
 from referee.ruleset.loader import load_ruleset_text
 from referee.server.table.apply import apply
 from referee.server.table.commands import Join, Move, Resume, Start, Timeout, command_of, stored
+from referee.server.table.events import TurnTimedOut
 from referee.server.table.state import Table, table_from_config
 
 BOT_RULES = """\
@@ -132,7 +133,7 @@ async def test_the_referee_plays_a_seat_at_once_after_a_timeout() -> None:
             return [
                 i
                 for i, e in enumerate(internal.log)
-                if e.event.kind == "turn_timed_out" and e.event.seat == away
+                if isinstance(e.event, TurnTimedOut) and e.event.seat == away
             ]
 
         while len(timeouts()) < 4 and loop.time() - started < 30:
