@@ -25,6 +25,7 @@ import grpc
 import yaml
 from bhabhi.referee.v1 import referee_pb2 as pb
 from bhabhi.referee.v1 import referee_pb2_grpc as rpc
+from bhabhi_client.cards import format_action, parse_action
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -287,10 +288,9 @@ def play(card: str) -> pb.Action:
 
 
 def action_text(action: pb.Action) -> str:
-    """The engine's notation: a card, ``pickup`` or ``take``."""
-    if action.kind == pb.ACTION_KIND_PLAY:
-        return action.card
-    return {pb.ACTION_KIND_PICK_UP: "pickup", pb.ACTION_KIND_TAKE_HAND: "take"}[action.kind]
+    """The engine's notation: a card, ``pickup``, ``take``, or a house rule's decision
+    (``challenge``, ``take:3`` ...), as the client writes it."""
+    return format_action(action)
 
 
 def action_message(text: str) -> pb.Action:
@@ -298,6 +298,8 @@ def action_message(text: str) -> pb.Action:
         return PICKUP
     if text == "take":
         return TAKE
+    if text[:1].isalpha() and text[1:2].isalpha():  # a word: a house rule's decision
+        return parse_action(text)
     return play(text)
 
 

@@ -961,7 +961,8 @@ class Hand:
             gained |= bit
         self.hands[seat] |= gained
         self.known[seat] |= gained
-        self._log(PickedUp(seat, tuple(c for _, c in after.cards), 0, penalty=True))
+        cards = tuple(c for _, c in after.cards)
+        self._log(PickedUp(seat, cards, 0, True, self.book.hand_sizes_hidden))
         self.leader = seat
         self.forced_lead = -1
         for other in range(self.players):
