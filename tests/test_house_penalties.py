@@ -331,17 +331,28 @@ def test_bots_play_whole_hands_under_the_house_rules(
 
 
 def test_the_heuristic_bot_challenges_only_a_proven_false_card() -> None:
-    rules = challenge_rules("pickup_and_lead")
+    rules = challenge_rules()
     bot = HeuristicBot(rules)
-    # seat 1 picked up 5H face up on trick 1 (the challenge moved it), then plays off hearts
+    hand = deal(rules, ["AS 4H 2H KD", "2S 9H 7H QC", "3S 8D 7D 6D"])
+    # Seat 1 picks up 4H 9H 8D face up (seat 2's tochoo), leads 8D; seat 0's KD wins.
+    run(hand, "0:AS 1:2S 2:3S 0:4H 1:9H 2:8D 1:8D 2:6D 0:KD")
+    assert bot.choose(hand.view(2), random.Random(0)) != CHALLENGE  # a clean trick
+    run(hand, "0:2H 1:QC")  # seat 1 still holds 9H, seen face up: a proven false tochoo
+    assert CHALLENGE in hand.legal_actions(2)
+    assert bot.choose(hand.view(2), random.Random(0)) == CHALLENGE
+    events = hand.apply(2, CHALLENGE)
+    assert isinstance(events[0], TochooChallenged) and events[0].right
+
+
+def test_the_heuristic_bot_does_not_challenge_on_a_guess() -> None:
+    rules = challenge_rules()
+    bot = HeuristicBot(rules)
     hand = deal(rules, DEAL)
-    run(hand, FIRST_TRICKS)
-    assert bot.choose(hand.view(2), random.Random(0)) is None  # nothing proves it
-    run(hand, "0:CHALLENGE".lower())
-    # seat 1 leads; now holds 5H known: a later off-suit card of seat 1 to a heart is proven
-    run(hand, "1:QC 2:8D")  # 8D: seat 2 is void in clubs, an honest tochoo; 0 picks up
-    view = hand.view(0)
-    assert bot.choose(view, random.Random(0)) is None or CHALLENGE not in view.legal_actions
+    run(hand, FIRST_TRICKS)  # false, but nothing seen proves it
+    assert CHALLENGE in hand.legal_actions(2)
+    assert bot.choose(hand.view(2), random.Random(0)) is None
+    # the picker's own known cards came with the trick: no proof either
+    assert bot.choose(hand.view(0), random.Random(0)) != CHALLENGE
 
 
 # --- rules validate -------------------------------------------------------------------------
@@ -392,3 +403,24 @@ def test_the_house_rule_clauses_follow_their_options(
         tmp_path, base + option + "\n" + BHABHO_NO_TAKES.format(more="").join(["clauses: ", "\n"])
     )
     assert missing.code is Code.CLAUSE_NOT_DECLARED and missing.warning
+
+
+def test_the_client_bot_challenges_a_proven_false_card_from_the_referees_view() -> None:
+    """The same proof from the API's SeatView (the view of the engine's test above, as the
+    referee sends it)."""
+    from bhabhi.referee.v1 import referee_pb2 as pb
+    from bhabhi_client.bots import HeuristicBot as ClientBot
+    from bhabhi_client.rules import RulesProfile
+
+    from referee.server.messages import view_message
+
+    rules = challenge_rules()
+    hand = deal(rules, ["AS 4H 2H KD", "2S 9H 7H QC", "3S 8D 7D 6D"])
+    run(hand, "0:AS 1:2S 2:3S 0:4H 1:9H 2:8D 1:8D 2:6D 0:KD 0:2H 1:QC")
+    bot = ClientBot(RulesProfile())
+    proven = view_message(hand.view(2), 0)
+    assert [p.card for p in proven.last_trick] == ["2H", "QC"]
+    assert bot.choose(proven, random.Random(0)) == pb.Action(kind=pb.ACTION_KIND_CHALLENGE)
+    guess = deal(rules, DEAL)
+    run(guess, FIRST_TRICKS)
+    assert bot.choose(view_message(guess.view(2), 0), random.Random(0)) is None
