@@ -875,3 +875,16 @@ def test_serve_refuses_limits_that_contradict_each_other(tmp_path: Path) -> None
         " not 100000"
     )
     assert not (tmp_path / "r.sqlite3").exists()
+
+
+@run_async
+@covers("action_not_allowed")
+async def test_a_challenge_with_no_trick_to_challenge_is_refused() -> None:
+    """H25 off (bhabho): a challenge is never offered, and is refused with the seat's
+    legal actions; nothing changes."""
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        p0 = seated.players[0]
+        challenge = pb.Action(kind=pb.ACTION_KIND_CHALLENGE)
+        metadata = await illegal(p0, challenge, Code.FAILED_PRECONDITION, "action_not_allowed")
+        assert "AS" in metadata["legal_actions"]
