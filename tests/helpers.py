@@ -35,6 +35,7 @@ from referee.engine.types import (
     IllegalPlayPenalised,
     PickedUp,
     PlayerOut,
+    TochooChallenged,
     TrickEnded,
     TrickToWaste,
     TrumpFixed,
@@ -223,6 +224,11 @@ def describe(event: Event) -> str:
         return f"{event.seat} out {event.how}"
     if isinstance(event, IllegalPlayPenalised):
         return f"{event.seat} penalised for {card_str(event.card)}"
+    if isinstance(event, TochooChallenged):
+        if not event.right:
+            return f"{event.challenger} challenges trick {event.trick}: wrong"
+        who = f"{event.offender} {event.penalty}"
+        return f"{event.challenger} challenges trick {event.trick}: {who}"
     if isinstance(event, TrumpFixed):
         return f"{event.seat} fixes trump {event.suit}"
     if isinstance(event, HandOver):

@@ -25,6 +25,7 @@ import grpc
 import yaml
 from bhabhi.referee.v1 import referee_pb2 as pb
 from bhabhi.referee.v1 import referee_pb2_grpc as rpc
+from bhabhi_client.cards import format_action, parse_action
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -32,10 +33,9 @@ from grpc_status import rpc_status
 from referee.cards import Card, card_str, cards_in, parse_card
 from referee.conformance.runner import EngineAdapter, case_ruleset, run_case
 from referee.engine import Action, Hand
-from referee.engine.types import ActionKind, CardPlayed, IllegalPlayPenalised
+from referee.engine.types import CardPlayed, IllegalPlayPenalised
 from referee.ops.drill import Replica as ServingReplica
 from referee.reasons import Reason
-from referee.server import messages
 from referee.server.app import RefereeServer, Tls, create_server
 from referee.server.errors import LANGUAGES, MESSAGES
 from referee.server.limits import Limits
@@ -289,15 +289,8 @@ def play(card: str) -> pb.Action:
 
 def action_text(action: pb.Action) -> str:
     """The engine's notation: a card, ``pickup``, ``take``, or a house rule's decision
-    (``trump:H``, ``take:3`` ...)."""
-    if action.kind == pb.ACTION_KIND_PLAY:
-        return action.card
-    simple = {pb.ACTION_KIND_PICK_UP: "pickup", pb.ACTION_KIND_TAKE_HAND: "take"}
-    if action.kind in simple and not action.HasField("seat"):
-        return simple[action.kind]
-    decided = messages.action_of(action)
-    assert isinstance(decided, Action), decided
-    return str(decided)
+    (``challenge``, ``take:3`` ...), as the client writes it."""
+    return format_action(action)
 
 
 def action_message(text: str) -> pb.Action:
@@ -305,9 +298,8 @@ def action_message(text: str) -> pb.Action:
         return PICKUP
     if text == "take":
         return TAKE
-    action = Action.parse(text)
-    if action.kind is not ActionKind.PLAY:
-        return messages.action_message(action)
+    if text[:1].isalpha() and text[1:2].isalpha():  # a word: a house rule's decision
+        return parse_action(text)
     return play(text)
 
 

@@ -54,7 +54,7 @@ from referee.ruleset.loader import load_ruleset
 from referee.ruleset.model import Ruleset
 
 BASES = ("pickup", "bhabho")
-CANDIDATES = 12
+CANDIDATES = 24
 """Candidate rows tried per row of the array."""
 ROUNDS = 12
 """Sets of candidates tried before a row is given up (the last pairs are hard to hit)."""
@@ -82,6 +82,7 @@ IMPOSSIBLE: tuple[tuple[str, str], ...] = (
     ("off_suit.play=discard", "next_leader.after_pickup=tochoo_player"),
     *(("off_suit.play=pickup", f"trump_suit={s}") for s in "CDHS"),  # H12's fixed trump
     ("next_leader.after_complete_trick=lowest", "next_leader.if_out=next_highest"),  # H10
+    ("off_suit.play=pickup", "illegal_play=challenge"),  # H25: no off-suit card to challenge
 )
 """Pairs of option values no valid ruleset holds, each refused by ``bhabhi rules validate``:
 the array does not seek them (a test checks that each is refused)."""
@@ -106,6 +107,8 @@ def _apply(
             data = mutate(data, path, value)
     if data["players"]["teams"] == "partners_opposite" and data["players"]["min"] % 2:
         data = mutate(data, ("players", "min"), data["players"]["min"] + 1)
+    if data.get("illegal_play") != "challenge":  # H25: the penalty of no challenge is not
+        data.pop("false_tochoo_penalty", None)  # written (rules validate refuses it)
     return data
 
 

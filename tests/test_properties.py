@@ -17,6 +17,9 @@ the legal actions of the seats in ``seats_to_act()``), with these checked as pla
 * every valid combination of the options of the house rules of the first trick, the trick
   and the lead (H5, H6, H9, H10, H12, with the values they extend) plays to the end within
   its bound, and samples of them keep the checks above.
+* the same under the house rules of challenges (H25: random seats challenge now and then),
+  play out of turn (H26) and hidden hand sizes (H29: a view and an event show a seat no
+  other seat's size);
 * the same seeds give the same event log, and replaying the actions gives it again.
 
 The house rules of getting out with the power and of two players left (H14-H19) are played
@@ -42,6 +45,8 @@ from referee.cards import Card, cards_in
 from referee.conformance.mutants import validate
 from referee.engine.hand import Hand
 from referee.engine.types import (
+    CHALLENGE,
+    HIDDEN_SIZE,
     PICK_UP,
     TAKE_HAND,
     Action,
@@ -49,6 +54,7 @@ from referee.engine.types import (
     CardDrawn,
     CardPlayed,
     Event,
+    HandStarted,
     HandTaken,
     IllegalActionError,
     PickedUp,
@@ -56,8 +62,10 @@ from referee.engine.types import (
     WasteDrawn,
 )
 from referee.ruleset.loader import resolve_text
-from referee.ruleset.model import IllegalPlay, Ruleset
+from referee.ruleset.model import IllegalPlay, OutOfTurn, Ruleset
 
+CHALLENGE_CHANCE = 0.3
+"""How often random play challenges (H25) when a challenge is open."""
 TAKE_CHANCE = 0.05
 """How often random play tries a B9 take when one is legal (else hands end by takes)."""
 CHECKED_ACTIONS = 250
@@ -87,14 +95,23 @@ def test_every_bundled_ruleset_is_covered() -> None:
 
 
 def choose(hand: Hand, rng: random.Random) -> tuple[int, Action]:
-    """A random legal (seat, action): usually the seat to move, now and then a B9 take."""
+    """A random legal (seat, action): usually the seat to move, now and then a B9 take or
+    an H25 challenge."""
+    if rng.random() < CHALLENGE_CHANCE:
+        challengers = [s for s in hand.seats_to_act() if CHALLENGE in hand.legal_actions(s)]
+        if challengers:
+            return rng.choice(challengers), CHALLENGE
     if rng.random() < TAKE_CHANCE:
         takers = [s for s in hand.seats_to_act() if TAKE_HAND in hand.legal_actions(s)]
         if takers:
             return rng.choice(takers), TAKE_HAND
     seat = hand.to_move
     assert seat is not None
-    actions = [a for a in hand.legal_actions(seat) if a.kind is not ActionKind.TAKE_HAND]
+    actions = [
+        a
+        for a in hand.legal_actions(seat)
+        if a.kind not in (ActionKind.TAKE_HAND, ActionKind.CHALLENGE)
+    ]
     return seat, rng.choice(actions)
 
 
@@ -114,7 +131,9 @@ def update_known(known: list[set[Card]], events: Iterable[Event]) -> None:
     """What every player saw: face-up pickups, plays, whole hands taken (public versions)."""
     for event in events:
         public = event.visible_to(None)
-        if isinstance(public, PickedUp):
+        if isinstance(public, PickedUp):  # (H25, H26: maybe from another seat's hand)
+            for holder in known:
+                holder -= set(public.cards)
             known[public.seat] |= set(public.cards)
         elif isinstance(public, CardPlayed):
             known[public.seat].discard(public.card)
@@ -137,12 +156,21 @@ def check_event_privacy(events: Iterable[Event], players: int) -> None:
                 assert isinstance(seen, HandTaken)
                 allowed = seat in (event.taker, event.seat)
                 assert seen.cards == (event.cards if allowed else None)
-                assert seen.count == event.count
+                hidden = event.sizes_hidden and not allowed
+                assert seen.count == (HIDDEN_SIZE if hidden else event.count)
             elif isinstance(event, CardDrawn):
                 assert isinstance(seen, CardDrawn)
                 allowed = seat in (event.seat, event.from_seat)
                 assert seen.card == (event.card if allowed else None)
                 assert (seen.seat, seen.from_seat) == (event.seat, event.from_seat)
+            elif isinstance(event, HandStarted) and event.sizes_hidden:  # H29
+                assert isinstance(seen, HandStarted)
+                sizes = [n if s == seat else HIDDEN_SIZE for s, n in enumerate(event.hand_sizes)]
+                assert list(seen.hand_sizes) == sizes
+            elif isinstance(event, PickedUp) and event.sizes_hidden:  # H29
+                assert isinstance(seen, PickedUp) and seen.cards == event.cards
+                picker = seat == event.seat
+                assert seen.from_waste == (event.from_waste if picker else HIDDEN_SIZE)
             else:
                 assert seen == event
 
@@ -173,13 +201,24 @@ def check_state(hand: Hand, known: list[set[Card]], deck: tuple[Card, ...]) -> N
     out_of_play = list(cards_in(hand.out_of_play))
     everything = [c for h in held for c in h] + on_table + waste + out_of_play
     assert sorted(everything) == sorted(deck)  # each card exactly once
-    counted = sum(spectator.hand_sizes) + len(spectator.trick) + spectator.waste_size
+    hidden = hand.book.hand_sizes_hidden
+    sizes = hand.hand_sizes()
+    if hidden:  # H29: nobody, a spectator included, sees another seat's size
+        assert spectator.hand_sizes == tuple(0 if hand.out[s] else HIDDEN_SIZE for s in range(n))
+    else:
+        assert spectator.hand_sizes == sizes
+    counted = sum(sizes) + len(spectator.trick) + spectator.waste_size
     assert counted + len(out_of_play) == len(deck)
     public_known = tuple(tuple(sorted(k)) for k in known)
     for seat in range(n):
         view = hand.view(seat)
         assert view.hand == held[seat]
-        assert view.hand_sizes == spectator.hand_sizes
+        if hidden:
+            assert view.hand_sizes == tuple(
+                m if s == seat or hand.out[s] else HIDDEN_SIZE for s, m in enumerate(sizes)
+            )
+        else:
+            assert view.hand_sizes == spectator.hand_sizes
         assert view.trick == spectator.trick
         assert view.known_cards == public_known
         assert view.legal_actions == tuple(hand.legal_actions(seat))
@@ -226,6 +265,8 @@ def illegal_probe(hand: Hand, rng: random.Random, deck: tuple[Card, ...]) -> tup
 def check_refused(hand: Hand, seat: int, action: Action) -> None:
     if hand.rules.illegal_play is IllegalPlay.PICKUP_PENALTY:  # a wrong card is penalised
         return
+    if hand.rules.out_of_turn is OutOfTurn.PICKUP_PENALTY:  # H26: so is a card out of turn
+        return
     before = observable(hand)
     assert not hand.can(seat, action)
     with pytest.raises(IllegalActionError) as caught:
@@ -271,6 +312,25 @@ def play_checked(rules: Ruleset, players: int, deal_seed: int, play_seed: int) -
 
 
 # --- the properties -----------------------------------------------------------------------
+
+HOUSE_CASES = [
+    ("bhabho", 4, {"illegal_play": "challenge", "hand_sizes": "hidden"}),
+    ("bhabho", 5, {"illegal_play": "challenge", "false_tochoo_penalty": "pickup_and_lead"}),
+    ("discard", 4, {"illegal_play": "challenge", "false_tochoo_penalty": "pickup_and_lead"}),
+    ("donkey", 4, {"illegal_play": "challenge", "hand_sizes": "hidden"}),
+    ("whole-pile", 4, {"out_of_turn": "pickup_penalty", "hand_sizes": "hidden"}),
+    ("bhabho", 4, {"out_of_turn": "pickup_penalty"}),
+]
+"""House variants (H25, H26, H29) played under the same checks as the bundled rulesets."""
+
+
+@pytest.mark.parametrize(("rule_id", "players", "overrides"), HOUSE_CASES)
+@FAST
+@given(deal_seed=SEEDS, play_seed=SEEDS)
+def test_the_house_rules_keep_the_properties_during_random_play(
+    rule_id: str, players: int, overrides: dict[str, str], deal_seed: int, play_seed: int
+) -> None:
+    play_checked(variant(rule_id, **overrides), players, deal_seed, play_seed)
 
 
 @pytest.mark.parametrize(("rule_id", "players"), CASES)

@@ -56,9 +56,12 @@ ENUMS: dict[str, type[StrEnum]] = {
     "first_lead.leads": m.FirstLeadLeads,
     "first_trick.void_plays": m.FirstTrickVoidPlays,
     "trump_suit": m.TrumpSuit,
+    "false_tochoo_penalty": m.FalseTochooPenalty,
+    "out_of_turn": m.OutOfTurn,
+    "hand_sizes": m.HandSizes,
 }
 
-DEFAULTS: dict[str, StrEnum | bool] = {
+DEFAULTS: dict[str, StrEnum | bool | int | None] = {
     "deal.remainder": m.DEFAULT_DEAL_REMAINDER,
     "deal.order": m.DEFAULT_DEAL_ORDER,
     "first_lead.leads": m.DEFAULT_FIRST_LEAD_LEADS,
@@ -69,7 +72,11 @@ DEFAULTS: dict[str, StrEnum | bool] = {
     "end.shootout": m.DEFAULT_SHOOTOUT,
     "end.two_left_tochoo_wins": m.DEFAULT_TWO_LEFT_TOCHOO_WINS,
     "end.two_left_power_escapes": m.DEFAULT_TWO_LEFT_POWER_ESCAPES,
+    "false_tochoo_penalty": m.DEFAULT_FALSE_TOCHOO_PENALTY,
+    "out_of_turn": m.DEFAULT_OUT_OF_TURN,
     "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
+    "timeout_bot_after": m.DEFAULT_TIMEOUT_BOT_AFTER,
+    "hand_sizes": m.DEFAULT_HAND_SIZES,
     "session.chips_by": m.DEFAULT_CHIPS_BY,
 }
 """The model's value of every optional option a ruleset leaves out, in schema order."""
@@ -153,6 +160,12 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     assert rules.end.shootout is m.DEFAULT_SHOOTOUT
     assert rules.end.two_left_tochoo_wins is m.DEFAULT_TWO_LEFT_TOCHOO_WINS
     assert rules.end.two_left_power_escapes is m.DEFAULT_TWO_LEFT_POWER_ESCAPES
+    for key in ("false_tochoo_penalty", "out_of_turn", "timeout_bot_after", "hand_sizes"):
+        assert key not in rules.source, key
+    assert rules.false_tochoo_penalty is m.DEFAULT_FALSE_TOCHOO_PENALTY
+    assert rules.out_of_turn is m.DEFAULT_OUT_OF_TURN
+    assert rules.timeout_bot_after is m.DEFAULT_TIMEOUT_BOT_AFTER
+    assert rules.hand_sizes is m.DEFAULT_HAND_SIZES
 
 
 def test_reference_page_is_up_to_date() -> None:

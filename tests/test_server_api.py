@@ -199,7 +199,9 @@ async def test_a_registered_penalty_variant_plays_c12() -> None:
             "picked_up",
             "trick_ended",
         ]
-        assert answer.events[0].illegal_play_penalised == pb.IllegalPlayPenalised(seat=1, card="2S")
+        assert answer.events[0].illegal_play_penalised == pb.IllegalPlayPenalised(
+            seat=1, card="2S", offence="must_follow_suit"
+        )
         assert answer.events[1].picked_up == pb.PickedUp(seat=1, cards=["4C"], penalty=True)
         view = await p1.view()
         assert sorted(view.view.hand) == sorted(["2S", "3S", "7C", "QC", "4C"])

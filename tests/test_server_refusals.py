@@ -966,3 +966,16 @@ async def test_before_the_dealer_names_the_trump_nothing_else_is_allowed() -> No
         view = await p3.view()
         await p3.submit(hearts, view.seq)
         await illegal(p3, hearts, failed, "action_not_allowed")
+
+
+@run_async
+@covers("action_not_allowed")
+async def test_a_challenge_with_no_trick_to_challenge_is_refused() -> None:
+    """H25 off (bhabho): a challenge is never offered, and is refused with the seat's
+    legal actions; nothing changes."""
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        p0 = seated.players[0]
+        challenge = pb.Action(kind=pb.ACTION_KIND_CHALLENGE)
+        metadata = await illegal(p0, challenge, Code.FAILED_PRECONDITION, "action_not_allowed")
+        assert "AS" in metadata["legal_actions"]

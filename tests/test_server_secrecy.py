@@ -103,8 +103,14 @@ async def truths_of(seated: Seated, spectator: Inbox) -> list[Truth]:
     return truths
 
 
-def check_secrecy(truths: list[Truth], inboxes: dict[int | None, Inbox]) -> dict[str, int]:
-    """Every check of the module docstring; returns how often each event kind was seen."""
+def check_secrecy(
+    truths: list[Truth], inboxes: dict[int | None, Inbox], *, hidden_sizes: bool = False
+) -> dict[str, int]:
+    """Every check of the module docstring; returns how often each event kind was seen.
+
+    ``hidden_sizes`` (H29): every count that tells another seat's hand size is -1 for the
+    viewer, in views and events alike, and those counts are left out of the comparison of
+    what every seat is told."""
     seeds = [(t.seed, t.last_seq) for t in truths if t.seed]
     public: dict[int, dict[tuple[int | None, str], pb.Event]] = defaultdict(dict)
     kinds: dict[str, int] = defaultdict(int)
@@ -146,6 +152,11 @@ def check_secrecy(truths: list[Truth], inboxes: dict[int | None, Inbox]) -> dict
                 else:
                     assert commitment == ""
                 redacted.hand_started.ClearField("your_cards")
+                sizes = [len(cards) for cards in truth.deal]
+                if hidden_sizes:
+                    sizes = [n if s == viewer else -1 for s, n in enumerate(sizes)]
+                assert list(event.hand_started.hand_sizes) == sizes
+                redacted.hand_started.ClearField("hand_sizes")
             elif kind == "waste_drawn":
                 assert engine is not None
                 drawer = engine["seat"] == viewer
@@ -161,12 +172,20 @@ def check_secrecy(truths: list[Truth], inboxes: dict[int | None, Inbox]) -> dict
                 involved = viewer in (engine["taker"], engine["seat"])
                 assert list(event.hand_taken.cards) == (engine["cards"] if involved else [])
                 redacted.hand_taken.ClearField("cards")
+                told = engine["count"] if involved or not hidden_sizes else -1
+                assert event.hand_taken.count == told
+                redacted.hand_taken.ClearField("count")
             elif kind in ("card_played", "illegal_play_penalised"):
                 assert engine is not None
                 assert getattr(event, kind).card == engine["card"]
             elif kind in ("picked_up", "trick_to_waste"):
                 assert engine is not None
                 assert list(getattr(event, kind).cards) == engine["cards"]
+                if kind == "picked_up":
+                    picker = engine["seat"] == viewer
+                    told = engine["from_waste"] if picker or not hidden_sizes else -1
+                    assert event.picked_up.from_waste == told
+                    redacted.picked_up.ClearField("from_waste")
             elif kind == "hand_over":
                 assert event.hand_over.seed == truth.seed
             public[seq][(viewer, source)] = redacted
@@ -181,7 +200,10 @@ def check_secrecy(truths: list[Truth], inboxes: dict[int | None, Inbox]) -> dict
                 assert view.seat == viewer
                 assert list(view.hand) == state.view_hands[viewer]
                 assert legal(view) == state.legal[viewer]
-            assert list(view.hand_sizes) == [h.bit_count() for h in state.hands]
+            sizes = [h.bit_count() for h in state.hands]
+            if hidden_sizes:
+                sizes = [n if s == viewer or view.out[s] else -1 for s, n in enumerate(sizes)]
+            assert list(view.hand_sizes) == sizes
             known = [card_list(k & h) for k, h in zip(state.known, state.hands, strict=True)]
             assert [list(k.cards) for k in view.known_cards] == known
     for seq, copies in public.items():
@@ -306,6 +328,18 @@ clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1,
 next_leader: {if_out: draws_from_player}
 take_hand: {when: never}
 """
+CHALLENGE_RULES = """\
+id: house-secret-{name}
+extends: bhabho
+title: {{en: Secret, de: Geheim, pl: Sekret}}
+description:
+  en: Bhabho with challenges and hidden hand sizes.
+  de: Bhabho mit Anfechtungen und verborgenen Kartenzahlen.
+  pl: Bhabho z wyzwaniami i ukrytą liczbą kart.
+illegal_play: challenge
+false_tochoo_penalty: {penalty}
+hand_sizes: hidden
+"""
 
 
 @pytest.mark.parametrize(
@@ -353,3 +387,25 @@ async def test_the_power_rules_play_through_the_referee_and_leak_nothing(options
         truths = await truths_of(seated, inboxes[None])
         kinds = check_secrecy(truths, inboxes)
         assert kinds["hand_over"] >= 5  # every seat and the spectator saw it end
+
+
+@pytest.mark.parametrize(
+    ("penalty", "hands", "rng_seed"), [("pickup_and_lead", 3, 5), ("bhabhi", 3, 3)]
+)
+@run_async
+async def test_challenges_and_hidden_hand_sizes_leak_nothing(
+    penalty: str, hands: int, rng_seed: int
+) -> None:
+    """H25, H29: a challenge and its result are public, a right one names the offender but
+    no card, a card picked up from wherever it went stays face up; under hidden sizes no
+    view or event tells a seat how many cards another holds."""
+    async with referee(allow_register=True) as ref:
+        name = penalty.replace("_", "-")
+        rules = CHALLENGE_RULES.format(penalty=penalty, name=name)
+        await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=rules))
+        seated = await seat_table(ref, f"house-secret-{name}", 4, hands=hands, start=False)
+        inboxes = await play_session(seated, random.Random(rng_seed))
+        truths = await truths_of(seated, inboxes[None])
+        kinds = check_secrecy(truths, inboxes, hidden_sizes=True)
+        assert kinds["tochoo_challenged"] >= 5, dict(kinds)  # five viewers: one challenge
+        assert kinds["hand_taken"] >= 5, dict(kinds)

@@ -54,6 +54,7 @@ TERMINATIONS = {
     pb.TERMINATION_DEAD_POSITION: "dead_position",
     pb.TERMINATION_SHOOTOUT: "shootout",
     pb.TERMINATION_TWO_LEFT_TOCHOO: "two_left_tochoo",
+    pb.TERMINATION_FALSE_TOCHOO: "false_tochoo",
 }
 
 
@@ -134,6 +135,7 @@ def view_dict(view: pb.SeatView) -> dict[str, Any]:
         "to_act": list(view.to_act),
         "legal_actions": [action_text(a) for a in view.legal_actions],
         "outcome": outcome_dict(view.result) if view.HasField("result") else None,
+        "last_trick": [[p.seat, p.card] for p in view.last_trick],
     }
 
 
@@ -189,7 +191,18 @@ def event_dict(event: pb.Event) -> dict[str, Any] | None:
         return {"kind": kind, "seat": f.seat, "suit": f.suit, "trick": f.trick}
     if kind == "illegal_play_penalised":
         i = event.illegal_play_penalised
-        return {"kind": kind, "seat": i.seat, "card": i.card}
+        offence = i.offence or "must_follow_suit"
+        return {"kind": kind, "seat": i.seat, "card": i.card, "offence": offence}
+    if kind == "tochoo_challenged":
+        ch = event.tochoo_challenged
+        return {
+            "kind": kind,
+            "challenger": ch.challenger,
+            "trick": ch.trick,
+            "right": ch.right,
+            "offender": _none_if(ch.offender),
+            "penalty": ch.penalty,
+        }
     if kind == "hand_over":
         return {"kind": kind, "outcome": outcome_dict(event.hand_over.result)}
     raise RemoteError(f"the referee sent an event of unknown kind {kind!r} (seq {event.seq})")
@@ -217,6 +230,13 @@ def _public_part(event: pb.Event) -> pb.Event:
     hidden = _hidden_field(copy)
     if hidden is not None:
         hidden[0].ClearField(hidden[1])
+    kind = copy.WhichOneof("kind")  # H29: counts each seat may be told differently
+    if kind == "hand_started":
+        copy.hand_started.ClearField("hand_sizes")
+    elif kind == "picked_up":
+        copy.picked_up.ClearField("from_waste")
+    elif kind == "hand_taken":
+        copy.hand_taken.ClearField("count")
     return copy
 
 
@@ -694,6 +714,8 @@ class RemoteAdapter:
                 )
         entitled = _entitled(first)
         if entitled is None:
+            if first.WhichOneof("kind") == "picked_up":  # H29: the picker knows from_waste
+                return versions.get(first.picked_up.seat, first)
             return first
         full = first
         for seat, version in sorted(versions.items()):

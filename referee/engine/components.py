@@ -111,6 +111,15 @@ class RuleBook:
     """H19: with two left, a last card that wins a complete trick gets away even under B8."""
     power_rules: bool
     """Whether any of H14-H19 is on (the engine's hot paths look at this one flag first)."""
+    challenge: bool
+    """H25: a card off the led suit from a player who holds it is accepted; right after
+    the trick any other active player may challenge it."""
+    false_tochoo_bhabhi: bool
+    """H25: a right challenge makes the offender the Bhabhi (else: they pick up and lead)."""
+    out_of_turn_penalty: bool
+    """H26: a card played out of turn is punished (the offender picks up and leads)."""
+    hand_sizes_hidden: bool
+    """H29: views and events show a seat only its own hand's size."""
     fast_playout: bool
     """Whether ``playout.random_playout`` knows every rule that is on.  The fast playout
     repeats the rules for speed and leaves the house rules to ``Hand``: with any of them on,
@@ -200,6 +209,10 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         two_left_tochoo_wins=end.two_left_tochoo_wins,
         two_left_power_escapes=end.two_left_power_escapes,
         power_rules=_power_rules_on(rules),
+        challenge=rules.illegal_play is m.IllegalPlay.CHALLENGE,
+        false_tochoo_bhabhi=rules.false_tochoo_penalty is m.FalseTochooPenalty.BHABHI,
+        out_of_turn_penalty=rules.out_of_turn is m.OutOfTurn.PICKUP_PENALTY,
+        hand_sizes_hidden=rules.hand_sizes is m.HandSizes.HIDDEN,
         fast_playout=_fast_playout(rules),
         first_trick_void_highest=first_trick.void_plays is m.FirstTrickVoidPlays.HIGHEST,
         first_lead_free=rules.first_lead.leads is m.FirstLeadLeads.ANY_CARD,
@@ -252,6 +265,8 @@ def _fast_playout(rules: m.Ruleset) -> bool:
         not any(deal_rules)
         and not _trick_house_rules_on(rules)
         and not _power_rules_on(rules)  # H14-H19
+        and rules.illegal_play is not m.IllegalPlay.CHALLENGE  # H25
+        and rules.out_of_turn is not m.OutOfTurn.PICKUP_PENALTY  # H26
     )
 
 

@@ -20,6 +20,7 @@ from referee.engine.deadpos import dead_position_check
 from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, seed_bytes
 from referee.engine.shuffle import deal as shuffle_deal
 from referee.engine.types import (
+    CHALLENGE,
     LEGAL,
     PICK_UP,
     TAKE_HAND,
@@ -39,6 +40,7 @@ from referee.engine.types import (
     PlayerOut,
     Reason,
     Termination,
+    TochooChallenged,
     TrickEnded,
     TrickToWaste,
     TrumpFixed,
@@ -56,6 +58,23 @@ CAN_TAKE_HAND = 2
 
 
 @dataclass(frozen=True, slots=True)
+class AfterTrick:
+    """H25, H26: the trick just ended, for as long as the position right after it lasts
+    (the next action of any seat, whatever it is, ends it).  A challenge (H25) is of this
+    trick's off-suit cards; a card played out of turn now (H26) picks this trick up."""
+
+    number: int
+    cards: tuple[tuple[int, Card], ...]
+    """The trick's cards in play order, as (seat, card)."""
+    picker: int
+    """Who picked the trick up (-1: it went to the waste pile)."""
+    off_suit: tuple[int, ...]
+    """H25: the seats that played a card off the led suit to it, in play order."""
+    false: tuple[int, ...]
+    """H25: those of them that held the led suit when they played it (never shown)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """What one seat may know (or a spectator, with ``seat`` None): no other hidden card."""
 
@@ -65,6 +84,8 @@ class SeatView:
     hand: tuple[Card, ...]
     """The seat's own cards (empty for a spectator)."""
     hand_sizes: tuple[int, ...]
+    """Every seat's number of cards; under H29 (``hand_sizes: hidden``) -1 for every seat
+    but the viewer's own and those that are out (0)."""
     known_cards: tuple[tuple[Card, ...], ...]
     """Per seat, the cards every player saw go into that hand (picked up face up) and not yet
     played. Face-down cards (waste draws, V4 waste, taken hands) are never in it."""
@@ -84,6 +105,9 @@ class SeatView:
     """Every seat that may act now (B9 lets others take a hand before a trick)."""
     legal_actions: tuple[Action, ...]
     outcome: Outcome | None
+    last_trick: tuple[tuple[int, Card], ...] = ()
+    """H25: the trick just ended, as (seat, card) in play order, while it may be
+    challenged (the position right after it, when it has an off-suit card); else empty."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -105,6 +129,7 @@ class SeatView:
             "to_act": list(self.to_act),
             "legal_actions": [str(a) for a in self.legal_actions],
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
+            "last_trick": [[s, card_str(c)] for s, c in self.last_trick],
         }
 
 
@@ -256,13 +281,22 @@ class Hand:
         """H17: (drawer, card) of the last draw, until the next lead."""
         self._shootout_armed = False
         """H17: this trick's lead ends the hand if the other of the last two cannot follow."""
+        self.off_suit_seats: tuple[int, ...] = ()
+        """H25: the seats that played off the led suit in the trick in play, in order."""
+        self.false_seats: tuple[int, ...] = ()
+        """H25: those of them that held the led suit (a false tochoo or discard)."""
+        self.after_trick: AfterTrick | None = None
+        """H25, H26: the trick just ended, while the position right after it lasts."""
         self.outcome: Outcome | None = None
         self.history: list[tuple[int, Action]] = []
         self.events: list[Event] | None = [] if record else None
-        self._dead_check = dead_position_check(self.book)
+        # H26: anyone may pick up out of turn, which the dead-position proof does not know
+        self._dead_check = None if self.book.out_of_turn_penalty else dead_position_check(self.book)
         self.leader, self.forced_lead = self._first_leader()
         self.first_leader = self.leader
-        self._log(HandStarted(self.dealer, self.hand_sizes(), self.leader))
+        self._log(
+            HandStarted(self.dealer, self.hand_sizes(), self.leader, self.book.hand_sizes_hidden)
+        )
         for seat in range(players):
             if not self.hands[seat]:
                 self._go_out(seat, "emptied")
@@ -370,7 +404,7 @@ class Hand:
             return TRUMP_CHOICES if seat == self.trump_chooser else ()
         if self.choosing_draw:
             return self._draw_choices(seat)
-        return ()
+        return self._challenge_decisions(seat)
 
     def _legal(self, seat: int) -> tuple[int, int]:
         """(playable card mask, CAN_PICK_UP | CAN_TAKE_HAND flags) of one seat."""
@@ -380,6 +414,8 @@ class Hand:
             hand = self.hands[seat]
             following = hand & self.book.suit_masks[self.led_suit]
             if following:
+                if self.book.challenge:  # H25: a false card is played at its player's risk
+                    return hand, 0
                 return following, 0
             if self.book.pickup_when_void and not (
                 self.trick_number == 0 and self.book.first_trick_discards
@@ -439,6 +475,12 @@ class Hand:
         if reason is Reason.MUST_FOLLOW_SUIT and self.book.illegal_play_penalty:
             verdict = Verdict.PENALISED
             message += f"; the penalty (C12): seat {seat} picks up the trick"
+        elif reason is Reason.NOT_YOUR_TURN and self._out_of_turn_punished(seat, action):
+            verdict = Verdict.PENALISED
+            message += (
+                f"; the penalty (H26): seat {seat} keeps the card, picks up the "
+                f"{'trick' if self.phase == IN_TRICK else 'trick just picked up'} and leads"
+            )
         known = reason is not Reason.UNKNOWN_SEAT
         return Judgement(
             verdict,
@@ -549,8 +591,9 @@ class Hand:
     def default_action(self, seat: int) -> Action:
         """What the referee plays for ``seat`` when its turn clock runs out: the legal card
         the ruleset's ``timeout_move`` names (lowest or highest in strength, ties to the
-        first in card order), else a pickup; never taking a hand.  Only the seat the game
-        waits for has one."""
+        first in card order; never a false card, H25), else a pickup, else the first
+        decision a house rule offers it (H27: a consent, a pass, a trump, a target);
+        never taking a hand or challenging.  Only the seat the game waits for has one."""
         if self.phase == OVER:
             raise EngineError("the hand is over: no seat has a move to make")
         if seat != self.to_move:
@@ -560,6 +603,8 @@ class Hand:
         if self.choosing_draw:  # H14: the clock draws from the next player still in
             return Action.draw_from(self.next_active(seat))
         mask, flags = self._legal(seat)
+        if self.book.challenge and self.phase == IN_TRICK:  # H25: the clock does not cheat
+            mask = mask & self.book.suit_masks[self.led_suit] or mask
         if mask:
             strength = self.book.strength
             if self.book.timeout_card == rule.HIGHEST:
@@ -567,8 +612,12 @@ class Hand:
             else:
                 card = min(cards_in(mask), key=lambda c: (strength[c], c))
             return Action.play(card)
-        assert flags & CAN_PICK_UP, "the seat to move always has a card to play or a pickup"
-        return PICK_UP
+        if flags & CAN_PICK_UP:
+            return PICK_UP
+        for decision in self._decisions(seat):
+            if decision.kind not in (ActionKind.TAKE_HAND, ActionKind.CHALLENGE):
+                return decision
+        raise AssertionError("the seat to move always has a card, a pickup or a decision")
 
     # --- applying -----------------------------------------------------------------------
 
@@ -583,6 +632,8 @@ class Hand:
             judgement = self.judge(seat, action)
             if judgement is not LEGAL:
                 if judgement.verdict is Verdict.PENALISED and action.card is not None:
+                    if judgement.reason is Reason.NOT_YOUR_TURN:  # H26
+                        return self._run(seat, action, Hand._penalise_out_of_turn, action.card)
                     return self._run(seat, action, Hand._penalise, action.card)
                 raise judgement.error(seat, action)
         if action is TAKE_HAND or action == TAKE_HAND:
@@ -604,6 +655,12 @@ class Hand:
             # explicit draw is still to come: the seeded draws cannot fail.)
             step(self.copy(record=False), seat, card)
         start = len(self.events) if self.events is not None else 0
+        if (
+            self.after_trick is not None
+            and action.kind is not ActionKind.CHALLENGE
+            and step is not Hand._penalise_out_of_turn
+        ):
+            self.after_trick = None  # H25, H26: the table moved on from the trick just ended
         step(self, seat, card)
         self.history.append((seat, action))
         return self.events[start:] if self.events is not None else []
@@ -616,6 +673,9 @@ class Hand:
             return
         if action.kind is ActionKind.DRAW_FROM and action.seat is not None:
             self._draw_chosen(seat, action.seat)
+            return
+        if action.kind is ActionKind.CHALLENGE:
+            self._challenge(seat)
             return
         raise AssertionError(f"no rule applies {action}, yet it was offered as legal")
 
@@ -631,6 +691,8 @@ class Hand:
 
     def _play(self, seat: int, card: Card) -> None:
         book = self.book
+        if book.challenge and self.phase == IN_TRICK and book.suit[card] != self.led_suit:
+            self._note_off_suit(seat, card)
         self.hands[seat] ^= 1 << card
         self.known[seat] &= ~(1 << card)
         if self.phase == BEFORE_TRICK:
@@ -695,6 +757,7 @@ class Hand:
         self.forced_lead = -1
         self._tochoo_seat = -1
         self.phase = IN_TRICK
+        self.off_suit_seats = self.false_seats = ()
         self.turn = order[1]
         if self.book.power_rules:
             self._note_lead(seat, card, order)
@@ -707,8 +770,12 @@ class Hand:
         self._log(IllegalPlayPenalised(seat, card))
         self._end_trick("pickup", seat, penalty=True)
 
-    def _end_trick(self, how: str, picker: int, *, penalty: bool = False) -> None:
-        """Settle a finished trick: pickup, next leader, who goes out, B8 draws, the end."""
+    def _end_trick(
+        self, how: str, picker: int, *, penalty: bool = False, picker_leads: bool = False
+    ) -> None:
+        """Settle a finished trick: pickup, next leader, who goes out, B8 draws, the end.
+
+        ``picker_leads``: the picker leads next whatever the rules say (H26's penalty)."""
         book = self.book
         trick_mask = self.trick_mask
         number = self.trick_number
@@ -727,7 +794,13 @@ class Hand:
                 self.hands[picker] |= self.waste
                 self.waste = 0
             self._log(
-                PickedUp(picker, tuple(c for _, c in self.trick), from_waste, penalty=penalty)
+                PickedUp(
+                    picker,
+                    tuple(c for _, c in self.trick),
+                    from_waste,
+                    penalty=penalty,
+                    sizes_hidden=book.hand_sizes_hidden,
+                )
             )
             if book.after_pickup == rule.PICKER:
                 next_leader = picker
@@ -739,6 +812,9 @@ class Hand:
                 next_leader = self._low_seat
         if number == 0 and book.first_trick_first_leader_leads:
             next_leader = self.first_leader
+        if picker_leads:
+            next_leader = picker
+        trick_cards = tuple(self.trick)
         self.trick = []
         self.trick_mask = 0
         self.phase = BEFORE_TRICK
@@ -787,6 +863,7 @@ class Hand:
             trick_mask = self._draw_for(drawer, how, number, trick_mask)
         if how == "complete" and trick_mask:
             self._discard_trick(number, trick_mask)
+        self._keep_after_trick(number, trick_cards, -1 if how == "complete" else picker)
         self._check_end_between_tricks()
 
     def _next_highest_in(self, played: Sequence[tuple[int, Card]], winner: int) -> int:
@@ -846,7 +923,15 @@ class Hand:
         self.hands[target] = 0
         self.known[target] = 0
         self.takes_this_trick += 1
-        self._log(HandTaken(seat, target, taken.bit_count(), tuple(cards_in(taken))))
+        self._log(
+            HandTaken(
+                seat,
+                target,
+                taken.bit_count(),
+                tuple(cards_in(taken)),
+                sizes_hidden=self.book.hand_sizes_hidden,
+            )
+        )
         self._go_out(target, "hand_taken")
         if target == self.leader:
             if self.trick_number == 0:
@@ -1041,6 +1126,117 @@ class Hand:
         self._finish(termination, leader)
         return True
 
+    # --- house rules H25, H26: false cards, challenges, play out of turn -----------------
+
+    def _note_off_suit(self, seat: int, card: Card) -> None:
+        """H25: ``seat`` plays ``card`` off the led suit (called before it leaves the hand);
+        false when the seat holds the led suit."""
+        self.off_suit_seats += (seat,)
+        if self.hands[seat] & self.book.suit_masks[self.led_suit]:
+            self.false_seats += (seat,)
+
+    def _keep_after_trick(
+        self, number: int, cards: tuple[tuple[int, Card], ...], picker: int
+    ) -> None:
+        """H25, H26: remember the trick just ended while the position after it lasts: when
+        it may be challenged (it has an off-suit card) or picked up out of turn (it was
+        picked up).  Nothing is kept when neither rule is on."""
+        book = self.book
+        challengeable = book.challenge and bool(self.off_suit_seats)
+        if challengeable or (book.out_of_turn_penalty and picker >= 0):
+            self.after_trick = AfterTrick(
+                number, cards, picker, self.off_suit_seats, self.false_seats
+            )
+        self.off_suit_seats = self.false_seats = ()
+
+    def _challengeable(self) -> AfterTrick | None:
+        """H25: the trick that may be challenged now, if any."""
+        after = self.after_trick
+        if after is None or not after.off_suit or self.phase != BEFORE_TRICK:
+            return None
+        return after
+
+    def _challenge_decisions(self, seat: int) -> tuple[Action, ...]:
+        """H25: right after a trick with an off-suit card, every active player who played
+        none to it may challenge it, once for the table."""
+        after = self._challengeable()
+        if after is None or self.out[seat] or seat in after.off_suit:
+            return ()
+        return (CHALLENGE,)
+
+    def _challenge(self, seat: int) -> None:
+        """H25: ``seat`` calls the off-suit cards of the trick just ended false.  Right when
+        one of their players held the led suit (the first such, in play order, pays);
+        a wrong challenge costs nothing.  Either way the trick cannot be challenged again."""
+        after = self.after_trick
+        assert after is not None
+        self.after_trick = None
+        offender = after.false[0] if after.false else None
+        penalty = (
+            ""
+            if offender is None
+            else ("bhabhi" if self.book.false_tochoo_bhabhi else "pickup_and_lead")
+        )
+        self._log(TochooChallenged(seat, after.number, offender is not None, offender, penalty))
+        if offender is None:
+            return
+        if self.book.false_tochoo_bhabhi:
+            self._finish(Termination.FALSE_TOCHOO, offender)
+            return
+        self._take_up_trick(offender, after)
+
+    def _out_of_turn_punished(self, seat: int, action: Action) -> bool:
+        """H26: ``seat`` plays a card it holds when it is not its turn, in a trick or right
+        after one that was picked up (a lead out of turn with no trick to pick up, and
+        every other action out of turn, stay refused)."""
+        if not self.book.out_of_turn_penalty or action.kind is not ActionKind.PLAY:
+            return False
+        card = action.card
+        if card is None or not 0 <= card < 1024 or not self.hands[seat] >> card & 1:
+            return False
+        if self.phase == IN_TRICK:
+            return True
+        return self.after_trick is not None and self.after_trick.picker >= 0
+
+    def _penalise_out_of_turn(self, seat: int, card: int) -> None:
+        """H26: the card stays in the offender's hand; they pick up the trick in play (or
+        the trick just picked up) and lead the next."""
+        self._log(IllegalPlayPenalised(seat, card, "not_your_turn"))
+        if self.phase == IN_TRICK:
+            self._end_trick("pickup", seat, penalty=True, picker_leads=True)
+            return
+        after = self.after_trick
+        assert after is not None
+        self.after_trick = None
+        self._take_up_trick(seat, after)
+
+    def _take_up_trick(self, seat: int, after: AfterTrick) -> None:
+        """H25 (pickup_and_lead), H26: ``seat`` picks up the cards of the trick just ended,
+        from whoever holds them now or from the waste pile, and leads the next trick.  A
+        player whose last cards they were (say a B8 drawer who drew one) goes out (C9)."""
+        gained = 0
+        for _, card in after.cards:
+            bit = 1 << card
+            if self.waste & bit:
+                self.waste ^= bit
+            else:
+                for holder in range(self.players):
+                    if self.hands[holder] & bit:
+                        self.hands[holder] ^= bit
+                        self.known[holder] &= ~bit
+                        break
+            gained |= bit
+        self.hands[seat] |= gained
+        self.known[seat] |= gained
+        cards = tuple(c for _, c in after.cards)
+        self._log(PickedUp(seat, cards, 0, True, self.book.hand_sizes_hidden))
+        self.leader = seat
+        self.forced_lead = -1
+        for other in range(self.players):
+            if not self.out[other] and not self.hands[other]:
+                self._go_out(other, "emptied")
+        self._check_end_between_tricks()
+
     # --- copies -------------------------------------------------------------------------
 
     def copy(self, *, record: bool = True) -> Hand:
@@ -1081,7 +1277,7 @@ class Hand:
             players=self.players,
             dealer=self.dealer,
             hand=own,
-            hand_sizes=self.hand_sizes(),
+            hand_sizes=self._sizes_seen_by(seat),
             known_cards=tuple(
                 tuple(cards_in(k & h)) for k, h in zip(self.known, self.hands, strict=True)
             ),
@@ -1097,7 +1293,16 @@ class Hand:
             to_act=self.seats_to_act(),
             legal_actions=legal,
             outcome=self.outcome,
+            last_trick=() if (after := self._challengeable()) is None else after.cards,
         )
+
+    def _sizes_seen_by(self, seat: int | None) -> tuple[int, ...]:
+        """H29: every hand's size, or under ``hand_sizes: hidden`` only the viewer's own
+        (-1 for the others; 0 for a seat that is out, which everyone knows)."""
+        sizes = self.hand_sizes()
+        if not self.book.hand_sizes_hidden:
+            return sizes
+        return tuple(n if s == seat or self.out[s] else -1 for s, n in enumerate(sizes))
 
     def card_total(self) -> int:
         """Cards in hands, trick, waste and out of play: always the whole deck (a check)."""

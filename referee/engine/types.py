@@ -6,7 +6,7 @@ append-only list of them is what the referee streams and what a recorded game re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -251,6 +251,9 @@ class Termination(StrEnum):
     """H17: with two left, the other player could not follow a drawn (or last) card led."""
     TWO_LEFT_TOCHOO = "two_left_tochoo"
     """H18: with two left, a tochoo ended the hand; its player is safe."""
+    FALSE_TOCHOO = "false_tochoo"
+    """H25 (``false_tochoo_penalty: bhabhi``): a right challenge made the player of a false
+    card the Bhabhi at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,12 +311,31 @@ def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
     return None if cards is None else [card_str(c) for c in cards]
 
 
+HIDDEN_SIZE = -1
+"""H29 (``hand_sizes: hidden``): a hand size, or a count of cards that tells one, that the
+seat an event or a view is for may not see."""
+
+
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
     kind: ClassVar[str] = "hand_started"
     dealer: int
     hand_sizes: tuple[int, ...]
     leader: int
+    sizes_hidden: bool = field(default=False, repr=False)
+    """H29: each seat is told only its own hand's size (the others are -1)."""
+
+    def public(self) -> Event:
+        if not self.sizes_hidden:
+            return self
+        hidden = tuple(HIDDEN_SIZE for _ in self.hand_sizes)
+        return HandStarted(self.dealer, hidden, self.leader, True)
+
+    def visible_to(self, seat: int | None) -> Event:
+        if not self.sizes_hidden:
+            return self
+        sizes = tuple(n if s == seat else HIDDEN_SIZE for s, n in enumerate(self.hand_sizes))
+        return HandStarted(self.dealer, sizes, self.leader, True)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -395,7 +417,18 @@ class PickedUp(Event):
     from_waste: int
     """V4: how many face-down cards of the waste pile came with them."""
     penalty: bool = False
-    """C12: picked up as the penalty for not following suit."""
+    """C12, H25, H26: picked up as a penalty (not following suit, a false card proven by a
+    challenge, a card played out of turn)."""
+    sizes_hidden: bool = field(default=False, repr=False)
+    """H29: ``from_waste`` is told only to the picker (-1 for the others)."""
+
+    def public(self) -> Event:
+        if not self.sizes_hidden:
+            return self
+        return PickedUp(self.seat, self.cards, HIDDEN_SIZE, self.penalty, True)
+
+    def visible_to(self, seat: int | None) -> Event:
+        return self if not self.sizes_hidden or seat == self.seat else self.public()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -459,9 +492,12 @@ class HandTaken(Event):
     count: int
     cards: tuple[Card, ...] | None
     """The cards taken; only the taker (and the one who held them) sees them."""
+    sizes_hidden: bool = field(default=False, repr=False)
+    """H29: ``count`` is told only to the taker and the one taken from (-1 for others)."""
 
     def public(self) -> Event:
-        return HandTaken(self.taker, self.seat, self.count, None)
+        count = HIDDEN_SIZE if self.sizes_hidden else self.count
+        return HandTaken(self.taker, self.seat, count, None, self.sizes_hidden)
 
     def visible_to(self, seat: int | None) -> Event:
         return self if seat in (self.taker, self.seat) else self.public()
@@ -490,14 +526,37 @@ class PlayerOut(Event):
 
 @dataclass(frozen=True, slots=True)
 class IllegalPlayPenalised(Event):
-    """C12, table version: the card goes back and the offender picks up the trick."""
+    """C12, table version: the card goes back and the offender picks up the trick; or H26:
+    a card played out of turn stays in its player's hand, who picks up and leads."""
 
     kind: ClassVar[str] = "illegal_play_penalised"
     seat: int
     card: Card
+    offence: str = "must_follow_suit"
+    """``must_follow_suit`` (C12) or ``not_your_turn`` (H26)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "card": card_str(self.card)}
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "card": card_str(self.card),
+            "offence": self.offence,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TochooChallenged(Event):
+    """H25: ``challenger`` called the off-suit cards of trick ``trick`` false.  Public: a
+    right challenge names the offender, who held the led suit, but not which card."""
+
+    kind: ClassVar[str] = "tochoo_challenged"
+    challenger: int
+    trick: int
+    right: bool
+    offender: int | None
+    """The player of the false card that pays (None for a wrong challenge)."""
+    penalty: str
+    """``bhabhi`` or ``pickup_and_lead`` for a right challenge, empty for a wrong one."""
 
 
 @dataclass(frozen=True, slots=True)

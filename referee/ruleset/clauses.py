@@ -188,6 +188,18 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "H17": (_optional("end.shootout", "none", "after_waste_draw", "any_last_card"),),
     "H18": (_optional("end.two_left_tochoo_wins", False, True),),
     "H19": (_optional("end.two_left_power_escapes", False, True),),
+    # House rules of illegal play, penalties, clocks and information (optional options).
+    "H25": (_is("illegal_play", "challenge"),),
+    "H26": (_optional("out_of_turn", "refuse", "pickup_penalty"),),
+    "H27": (
+        Condition(
+            (("timeout_bot_after",),),
+            lambda after: after is not None,
+            "timeout_bot_after: a number of timeouts",
+            (None,),
+        ),
+    ),
+    "H29": (_optional("hand_sizes", "public", "hidden"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 

@@ -204,6 +204,7 @@ class DeadPositionEnd(StrEnum):
 class IllegalPlay(StrEnum):
     REJECT = "reject"
     PICKUP_PENALTY = "pickup_penalty"
+    CHALLENGE = "challenge"
 
 
 class TimeoutMove(StrEnum):
@@ -278,6 +279,36 @@ DEFAULT_TWO_LEFT_TOCHOO_WINS = False
 """``end.two_left_tochoo_wins`` left out: H18 off."""
 DEFAULT_TWO_LEFT_POWER_ESCAPES = False
 """``end.two_left_power_escapes`` left out: H19 off."""
+
+
+# --- house rules H25-H27, H29: illegal play, penalties, clocks, information ---------------
+
+
+class FalseTochooPenalty(StrEnum):
+    """H25: what a right challenge costs the player of a false card."""
+
+    BHABHI = "bhabhi"
+    PICKUP_AND_LEAD = "pickup_and_lead"
+
+
+class OutOfTurn(StrEnum):
+    """H26: a card played out of turn is refused, or punished with a pickup."""
+
+    REFUSE = "refuse"
+    PICKUP_PENALTY = "pickup_penalty"
+
+
+class HandSizes(StrEnum):
+    """H29: whether the players see how many cards the others hold."""
+
+    PUBLIC = "public"
+    HIDDEN = "hidden"
+
+
+DEFAULT_FALSE_TOCHOO_PENALTY = FalseTochooPenalty.BHABHI
+DEFAULT_OUT_OF_TURN = OutOfTurn.REFUSE
+DEFAULT_TIMEOUT_BOT_AFTER: int | None = None
+DEFAULT_HAND_SIZES = HandSizes.PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +476,14 @@ class Ruleset:
     session: Session
     source: Mapping[str, Any]
     """The resolved mapping this ruleset was built from (``extends`` applied and removed)."""
+    false_tochoo_penalty: FalseTochooPenalty = DEFAULT_FALSE_TOCHOO_PENALTY
+    """H25: the cost of a right challenge (with ``illegal_play: challenge``)."""
+    out_of_turn: OutOfTurn = DEFAULT_OUT_OF_TURN
+    """H26: a card played out of turn is refused or punished."""
+    timeout_bot_after: int | None = DEFAULT_TIMEOUT_BOT_AFTER
+    """H27: after this many timeouts in a row the referee plays a seat at once."""
+    hand_sizes: HandSizes = DEFAULT_HAND_SIZES
+    """H29: whether the others' hand sizes are shown."""
 
     @property
     def hash(self) -> str:
@@ -544,6 +583,12 @@ class Ruleset:
                 chips_by=ChipsBy(session.get("chips_by", DEFAULT_CHIPS_BY)),
             ),
             source=source,
+            false_tochoo_penalty=FalseTochooPenalty(
+                data.get("false_tochoo_penalty", DEFAULT_FALSE_TOCHOO_PENALTY)
+            ),
+            out_of_turn=OutOfTurn(data.get("out_of_turn", DEFAULT_OUT_OF_TURN)),
+            timeout_bot_after=data.get("timeout_bot_after", DEFAULT_TIMEOUT_BOT_AFTER),
+            hand_sizes=HandSizes(data.get("hand_sizes", DEFAULT_HAND_SIZES)),
         )
 
 

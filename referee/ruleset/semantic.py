@@ -122,6 +122,7 @@ def semantic_problems(
             f"are 0 to {high - 1}",
         )
     _check_power_rules(values, report)
+    _check_challenge(values, report)
     return problems
 
 
@@ -332,6 +333,27 @@ def _other_picks_up(play: str, picked_by: str) -> str:
     if play == "tochoo" and picked_by == "tochoo_player":
         return "with off_suit.tochoo_picked_up_by: tochoo_player that is the tochoo player"
     return ""
+
+
+def _check_challenge(values: Values, report: Report) -> None:
+    """H25: a challenge needs an off-suit card to challenge, and its penalty an
+    ``illegal_play: challenge`` to belong to."""
+    penalty = values.get(("false_tochoo_penalty",), ("illegal_play",))
+    if penalty is not None and penalty[1] != "challenge":
+        report(
+            (("false_tochoo_penalty",), ("illegal_play",)),
+            f"false_tochoo_penalty ({penalty[0]}) is the cost of a right challenge (H25), "
+            f"but with illegal_play: {penalty[1]} nobody may challenge: write illegal_play: "
+            "challenge, or leave false_tochoo_penalty out",
+        )
+    play = values.get(("illegal_play",), ("off_suit", "play"))
+    if play is not None and play[0] == "challenge" and play[1] == "pickup":
+        report(
+            (("illegal_play",), ("off_suit", "play")),
+            "illegal_play: challenge (H25) lets a player who holds the led suit play off "
+            "it as a tochoo or a discard would, but with off_suit.play: pickup nobody plays "
+            "off the led suit; use tochoo or discard, or another illegal_play",
+        )
 
 
 def _check_lead_card(card_text: str, values: Values, report: Report) -> None:

@@ -30,6 +30,7 @@ _TERMINATIONS = {
     "dead_position": pb.TERMINATION_DEAD_POSITION,
     "shootout": pb.TERMINATION_SHOOTOUT,
     "two_left_tochoo": pb.TERMINATION_TWO_LEFT_TOCHOO,
+    "false_tochoo": pb.TERMINATION_FALSE_TOCHOO,
 }
 
 
@@ -207,6 +208,8 @@ def view_message(view: SeatView, hand_number: int) -> pb.SeatView:
         message.known_cards.add(cards=[card_str(c) for c in known])
     for seat, card in view.trick:
         message.trick.add(seat=seat, card=card_str(card))
+    for seat, card in view.last_trick:  # H25: the trick that may be challenged
+        message.last_trick.add(seat=seat, card=card_str(card))
     for action in view.legal_actions:
         _fill_action(message.legal_actions.add(), action)
     if view.outcome is not None:
@@ -351,7 +354,19 @@ def _trump_fixed(message: pb.Event, e: Any) -> None:
 
 def _illegal_play_penalised(message: pb.Event, e: Any) -> None:
     message.illegal_play_penalised.CopyFrom(
-        pb.IllegalPlayPenalised(seat=e.seat, card=card_str(e.card))
+        pb.IllegalPlayPenalised(seat=e.seat, card=card_str(e.card), offence=e.offence)
+    )
+
+
+def _tochoo_challenged(message: pb.Event, e: Any) -> None:
+    message.tochoo_challenged.CopyFrom(
+        pb.TochooChallenged(
+            challenger=e.challenger,
+            trick=e.trick,
+            right=e.right,
+            offender=-1 if e.offender is None else e.offender,
+            penalty=e.penalty,
+        )
     )
 
 
@@ -393,6 +408,7 @@ _FILL: dict[type[ev.Event], Callable[[pb.Event, Any], None]] = {
     ev.PlayerOut: _player_out,
     ev.TrumpFixed: _trump_fixed,
     ev.IllegalPlayPenalised: _illegal_play_penalised,
+    ev.TochooChallenged: _tochoo_challenged,
     tb.HandEnded: _hand_ended,
     tb.TurnTimedOut: _turn_timed_out,
     tb.SessionEnded: _session_ended,

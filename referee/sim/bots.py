@@ -18,7 +18,7 @@ from typing import Protocol
 from referee.cards import Card, mask_of
 from referee.engine.components import RuleBook
 from referee.engine.hand import SeatView, longest_suit, take_target
-from referee.engine.types import PICK_UP, TAKE_HAND, Action, ActionKind
+from referee.engine.types import CHALLENGE, PICK_UP, TAKE_HAND, Action, ActionKind
 from referee.ruleset.model import Ruleset
 
 
@@ -98,6 +98,8 @@ class HeuristicBot:
         assert seat is not None
         if TAKE_HAND in legal and self._wants_take(view):
             return TAKE_HAND
+        if CHALLENGE in legal and self._proves_false(view):
+            return CHALLENGE
         if view.turn != seat:
             return None
         if legal == (PICK_UP,):
@@ -109,7 +111,10 @@ class HeuristicBot:
         if not cards and draws:
             return self._draw_from(view, draws)
         if not cards:  # a house rule's decision it has no opinion on: the first offered
-            return next((a for a in legal if a.kind is not ActionKind.TAKE_HAND), legal[0])
+            return next(
+                (a for a in legal if a.kind not in (ActionKind.TAKE_HAND, ActionKind.CHALLENGE)),
+                legal[0],
+            )
         if len(cards) == 1:
             return Action.play(cards[0])
         if not view.trick:
@@ -141,6 +146,24 @@ class HeuristicBot:
             return False
         strength = self.book.strength[known[0]]
         return strength <= 4  # a 6 or lower (ace-high), a 5 or lower (ace-low)
+
+    # --- H25 ----------------------------------------------------------------------------
+
+    def _proves_false(self, view: SeatView) -> bool:
+        """H25: challenge only a sure thing: a player of an off-suit card to the trick just
+        ended still holds a card of its led suit that everyone saw go into their hand face
+        up before that trick (known cards that came with the trick itself prove nothing)."""
+        if not view.last_trick:
+            return False
+        book = self.book
+        led = book.suit[view.last_trick[0][1]]
+        in_trick = {c for _, c in view.last_trick}
+        for player, card in view.last_trick[1:]:
+            if book.suit[card] == led:
+                continue
+            if any(book.suit[k] == led and k not in in_trick for k in view.known_cards[player]):
+                return True
+        return False
 
     # --- playing a card -----------------------------------------------------------------
 
@@ -231,7 +254,10 @@ class HeuristicBot:
             known = view.known_cards[rival]
             if any(book.suit[c] == suit for c in known):
                 continue
-            hidden = view.hand_sizes[rival] - len(known)
+            size = view.hand_sizes[rival]
+            if size < 0:  # H29: not shown; guess an even share of the unseen cards
+                size = len(known) + unseen_total // max(1, len(rivals))
+            hidden = size - len(known)
             if hidden <= 0 or unseen_suit <= 0 or unseen_total <= 0:
                 return 0.0
             void = (1.0 - unseen_suit / unseen_total) ** hidden

@@ -11,7 +11,17 @@ from __future__ import annotations
 from referee.engine import Action, Session
 from referee.engine.shuffle import seed_commitment
 from referee.engine.types import Event, HandOver, HandStarted
-from referee.server.table.commands import Close, Command, Deal, Join, Leave, Move, Start, Timeout
+from referee.server.table.commands import (
+    Close,
+    Command,
+    Deal,
+    Join,
+    Leave,
+    Move,
+    Resume,
+    Start,
+    Timeout,
+)
 from referee.server.table.events import (
     HandDealt,
     HandEnded,
@@ -58,18 +68,23 @@ def apply(
                 _deal_next(table, at, next_seed)
         case Deal():
             _deal(table, at, command)
+        case Resume(seat):  # H27: the seat's player is back
+            table.idle_timeouts = 0
+            table.missed.pop(seat, None)
         case Close(why):
             table.status = FINISHED
             _emit(table, at, TableClosed(why))
             table.to_act_key, table.to_act = None, ()
         case Move(seat, action, request_id, next_seed):
             table.idle_timeouts = 0
+            table.missed.pop(seat, None)
             first = table.last_seq + 1
             _move(table, at, seat, command.action, next_seed, verified)
             # After the hand's end is applied: a retry gets SessionEnded too.
             table.answers[(seat, request_id)] = Answer(str(action), first, table.last_seq)
         case Timeout(seat, action, next_seed):
             table.idle_timeouts += 1
+            table.missed[seat] = table.missed.get(seat, 0) + 1
             _emit(table, at, TurnTimedOut(seat, action))
             _move(table, at, seat, action, next_seed, verified)
 
@@ -137,6 +152,7 @@ def _deal(table: Table, at: float, deal: Deal) -> None:
         hand.deal,
         seed_commitment(seed) if seed else "",
         table.rules.hash,
+        started.sizes_hidden,
     )
     _emit(table, at, dealt)
     for event in events[1:]:

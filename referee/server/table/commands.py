@@ -70,7 +70,15 @@ class Close:
     why: str
 
 
-Command = Join | Leave | Start | Deal | Move | Timeout | Close
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """H27: the player of a seat the referee played for (``timeout_bot_after``) sent an
+    action: its own clock applies again.  Changes no hand and emits no event."""
+
+    seat: int
+
+
+Command = Join | Leave | Start | Deal | Move | Timeout | Close | Resume
 
 
 def stored(command: Command) -> tuple[str, dict[str, Any]]:
@@ -91,6 +99,8 @@ def stored(command: Command) -> tuple[str, dict[str, Any]]:
             return "timeout", _with_seed({"seat": seat, "action": str(action)}, next_seed)
         case Close(why):
             return "close", {"why": why}
+        case Resume(seat):
+            return "resume", {"seat": seat}
     raise AssertionError(f"not a command: {command!r}")  # pragma: no cover
 
 
@@ -123,6 +133,8 @@ def command_of(kind: str, payload: dict[str, Any] | Any) -> Command:
             return Timeout(int(p["seat"]), Action.parse(p["action"]), p.get("next_seed"))
         if kind == "close":
             return Close(str(p["why"]))
+        if kind == "resume":
+            return Resume(int(p["seat"]))
     except (KeyError, TypeError, ValueError, CardSyntaxError) as error:
         raise EngineError(f"stored command {kind!r} cannot be read: {error}") from error
     raise EngineError(f"unknown command {kind!r}")

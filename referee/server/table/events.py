@@ -14,7 +14,7 @@ from typing import ClassVar, NamedTuple
 
 from referee.cards import Card
 from referee.engine import Action
-from referee.engine.types import Event, Outcome
+from referee.engine.types import HIDDEN_SIZE, Event, Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,16 +42,22 @@ class HandDealt(Event):
     """Every seat's cards; ``visible_to`` keeps only the viewer's."""
     seed_commitment: str
     ruleset_hash: str
+    sizes_hidden: bool = False
+    """H29: each seat is told only its own hand's size (the others are -1)."""
 
     def visible_to(self, seat: int | None) -> Event:
         mine = tuple(c if s == seat else () for s, c in enumerate(self.cards))
+        sizes = self.hand_sizes
+        if self.sizes_hidden:
+            sizes = tuple(n if s == seat else HIDDEN_SIZE for s, n in enumerate(sizes))
         return HandDealt(
             self.dealer,
-            self.hand_sizes,
+            sizes,
             self.leader,
             mine,
             self.seed_commitment,
             self.ruleset_hash,
+            self.sizes_hidden,
         )
 
     def public(self) -> Event:

@@ -35,7 +35,7 @@ from referee.server.store import ConflictError, RulesetRecord, Store, TableRecor
 from referee.server.table import access, names
 from referee.server.table.apply import deal_due, next_deal
 from referee.server.table.clocks import TurnClocks
-from referee.server.table.commands import Close, Join, Leave, Move, Start
+from referee.server.table.commands import Close, Join, Leave, Move, Resume, Start
 from referee.server.table.events import HandDealt, TableEvent, for_seat
 from referee.server.table.ledger import Ledger, stored_call
 from referee.server.table.listing import Page, page_of
@@ -431,6 +431,10 @@ class Referee:
             raise Refusal(Reason.HAND_OVER)  # the last hand is over, and the session
         if table.status != PLAYING or hand is None:
             raise Refusal(Reason.TABLE_NOT_PLAYING)
+        if table.played_by_referee(seat):
+            # H27: whatever becomes of this action, the seat's player is back; stored
+            # first, so that a stale or refused action still ends the referee's play
+            await self.ledger.commit(table, Resume(seat))
         last = table.last_seq
         if expected_seq != last:
             raise Refusal(Reason.STALE_SEQ, last_seq=last, expected_seq=expected_seq)

@@ -88,6 +88,8 @@ class Table:
     to_act: tuple[int, ...] = field(default=(), repr=False)
     idle_timeouts: int = 0
     """Turn clocks run out in a row since a seat last acted (a table nobody plays at)."""
+    missed: dict[int, int] = field(default_factory=dict)
+    """H27: per seat, its turn clocks run out in a row since its player last acted."""
     last_read: float = field(default=0.0, compare=False)
     """When a request last asked for the table (unix seconds): a finished table is let go
     of when nobody has read it for a while, not just when it last changed."""
@@ -122,7 +124,23 @@ class Table:
         hand = self.hand
         if hand is None or hand.is_over or not self.log or self.status is FINISHED:
             return None  # (a closed table's hand may be unfinished: nobody plays it)
+        seat = hand.to_move
+        # H27: a seat the referee plays for is played at once, unless nobody in the hand
+        # plays any more (then at the clock's pace: such a table must not race its hands)
+        if (
+            seat is not None
+            and self.played_by_referee(seat)
+            and not all(self.played_by_referee(s) for s in hand.active_seats())
+        ):
+            return self.log[-1].at
         return self.log[-1].at + self.turn_time
+
+    def played_by_referee(self, seat: int) -> bool:
+        """H27 (``timeout_bot_after``): the seat let its clock run out that many times in a
+        row, so the referee plays its default action as soon as the game waits for it,
+        until the seat's player sends an action again."""
+        after = self.rules.timeout_bot_after
+        return after is not None and self.missed.get(seat, 0) >= after
 
 
 def table_config(

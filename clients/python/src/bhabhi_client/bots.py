@@ -113,6 +113,8 @@ class HeuristicBot:
             return None
         if _has(view, pb.ACTION_KIND_TAKE_HAND) and self.wants_take(view):
             return take()
+        if _has(view, pb.ACTION_KIND_CHALLENGE) and self.proves_false(view):
+            return pb.Action(kind=pb.ACTION_KIND_CHALLENGE)
         if view.turn != view.seat:
             return None
         cards = _cards(view)
@@ -124,7 +126,11 @@ class HeuristicBot:
         if not cards and draws:  # H14: draw from the longest hand (first in turn on a tie)
             return max(draws, key=lambda a: (view.hand_sizes[a.seat], -draws.index(a)))
         if not cards:  # a house rule's decision it has no opinion on: the first offered
-            others = [a for a in view.legal_actions if a.kind != pb.ACTION_KIND_TAKE_HAND]
+            others = [
+                a
+                for a in view.legal_actions
+                if a.kind not in (pb.ACTION_KIND_TAKE_HAND, pb.ACTION_KIND_CHALLENGE)
+            ]
             return others[0] if others else None
         if len(cards) == 1:
             return play(cards[0])
@@ -141,6 +147,24 @@ class HeuristicBot:
             return len(held), sum(self.rules.strength(c) for c in held), -"CDHS".index(suit)
 
         return max("CDHS", key=weight)
+
+    # --- H25 --------------------------------------------------------------------------------
+
+    def proves_false(self, view: pb.SeatView) -> bool:
+        """H25: challenge only a sure thing: a player of an off-suit card to the trick just
+        ended (``view.last_trick``) still holds a card of its led suit that everyone saw go
+        into their hand face up before that trick."""
+        if not view.last_trick:
+            return False
+        led = _suit(view.last_trick[0].card)
+        in_trick = {p.card for p in view.last_trick}
+        for played in list(view.last_trick)[1:]:
+            if _suit(played.card) == led or played.seat >= len(view.known_cards):
+                continue
+            known = view.known_cards[played.seat].cards
+            if any(_suit(k) == led and k not in in_trick for k in known):
+                return True
+        return False
 
     # --- B9 ---------------------------------------------------------------------------------
 
@@ -250,7 +274,10 @@ class HeuristicBot:
             )
             if any(_suit(c) == suit for c in known_cards):
                 continue
-            hidden = view.hand_sizes[rival] - len(known_cards)
+            size = view.hand_sizes[rival]
+            if size < 0:  # H29: not shown; guess an even share of the unseen cards
+                size = len(known_cards) + unseen_total // max(1, len(rivals))
+            hidden = size - len(known_cards)
             if hidden <= 0 or unseen_suit <= 0 or unseen_total <= 0:
                 return 0.0
             chance *= 1.0 - (1.0 - unseen_suit / unseen_total) ** hidden

@@ -371,7 +371,11 @@ class TerminalGame:
                 status = s.paint("safe", "green")
             else:
                 count = view.hand_sizes[other]
-                status = f"{count:2d} card{'s' if count != 1 else ''}"
+                status = (
+                    f"{count:2d} card{'s' if count != 1 else ''}"
+                    if count >= 0
+                    else " ? cards"  # H29: the ruleset hides the others' hand sizes
+                )
                 known = list(view.known_cards[other].cards) if other < len(view.known_cards) else []
                 if known:
                     status += f"   known: {s.cards(known)}"
@@ -424,6 +428,8 @@ class TerminalGame:
         if target < 0:
             return "a hand"
         count = view.hand_sizes[target]
+        if count < 0:  # H29: hand sizes hidden
+            return f"{self.narrator.name(target)}'s hand"
         return f"{self.narrator.name(target)}'s hand of {count} card{'s' if count != 1 else ''}"
 
     # --- the loop -------------------------------------------------------------------------------
