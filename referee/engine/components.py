@@ -184,7 +184,8 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         trump_from_first_off_suit=rules.trump is m.Trump.FIRST_OFF_SUIT_CARD,
         complete_next_high=lead.after_complete_trick is m.AfterCompleteTrick.HIGHEST,
         after_pickup=after_pickup,
-        leader_draws=lead.if_out is not m.IfLeaderOut.NEXT_IN_TURN,
+        leader_draws=lead.if_out
+        in (m.IfLeaderOut.DRAWS_FROM_WASTE, m.IfLeaderOut.DRAWS_FROM_PLAYER),
         draw_from_trick_when_waste_empty=lead.if_waste_empty is m.IfWasteEmpty.DRAWS_FROM_TRICK,
         take_hand=take.when is not m.TakeHandWhen.NEVER,
         take_hand_leader_only=take.when is m.TakeHandWhen.LEADER_BEFORE_TRICK,

@@ -236,11 +236,11 @@ def _check_power_rules(values: Values, report: Report) -> None:
     if tochoo_wins is not None and tochoo_wins[0]:
         _check_two_left_tochoo_wins(values, report)
     escapes = values.get(("end", "two_left_power_escapes"), _IF_OUT)
-    if escapes is not None and escapes[0] and escapes[1] == "next_in_turn":
+    if escapes is not None and escapes[0] and escapes[1] in ("next_in_turn", "next_highest"):
         report(
             (("end", "two_left_power_escapes"), _IF_OUT),
             "end.two_left_power_escapes (H19) lets a last card that wins a clean trick get "
-            "away even under B8, but with next_leader.if_out: next_in_turn (H13) such a card "
+            f"away even under B8, but with next_leader.if_out: {escapes[1]} such a card "
             "always gets away; use if_out draws_from_waste or draws_from_player, or leave "
             "two_left_power_escapes out",
         )
@@ -260,7 +260,7 @@ def _check_draw_options(if_out: str, values: Values, report: Report) -> None:
             continue
         nobody = (
             "nobody draws"
-            if if_out == "next_in_turn"
+            if if_out in ("next_in_turn", "next_highest")
             else "the draw is from "
             + ("the waste pile" if if_out == "draws_from_waste" else "a player's hand")
         )
@@ -273,12 +273,12 @@ def _check_draw_options(if_out: str, values: Values, report: Report) -> None:
 
 def _check_shootout(shootout: str, values: Values, report: Report) -> None:
     found = values.get(_IF_OUT)
-    if found is not None and found[0] == "next_in_turn":
+    if found is not None and found[0] in ("next_in_turn", "next_highest"):
         report(
             (("end", "shootout"), _IF_OUT),
             f"end.shootout: {shootout} (H17) ends a hand on a card led after a draw (B8, H14)"
             + (" or as a last card" if shootout == "any_last_card" else "")
-            + ", but with next_leader.if_out: next_in_turn a player with the power and no "
+            + f", but with next_leader.if_out: {found[0]} a player with the power and no "
             "card gets away and nobody draws; write if_out: draws_from_waste or "
             "draws_from_player, or shootout: none",
         )
