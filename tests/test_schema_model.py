@@ -16,7 +16,9 @@ from referee.ruleset.yamlsafe import dotted
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "rules" / "schema" / "ruleset.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
-CATALOGUE_IDS = re.compile(r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5])$")
+CATALOGUE_IDS = re.compile(
+    r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5]|H[12][0-9]|H3[01]|H[1-9])$"
+)
 
 ENUMS: dict[str, type[StrEnum]] = {
     "deck.ace": m.AceRank,
@@ -46,8 +48,13 @@ ENUMS: dict[str, type[StrEnum]] = {
     "timeout_move": m.TimeoutMove,
 }
 
-DEFAULTS: dict[str, StrEnum] = {"timeout_move": m.DEFAULT_TIMEOUT_MOVE}
-"""The model's value of every optional option a ruleset leaves out."""
+DEFAULTS: dict[str, StrEnum | bool] = {
+    "take_hand.consent": m.DEFAULT_TAKE_CONSENT,
+    "take_hand.before_first_trick": m.DEFAULT_TAKE_BEFORE_FIRST_TRICK,
+    "take_hand.with_two_left": m.DEFAULT_TAKE_WITH_TWO_LEFT,
+    "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
+}
+"""The model's value of every optional option a ruleset leaves out, in schema order."""
 
 
 def _walk(schema: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -86,10 +93,16 @@ def test_model_enums_match_schema_enums() -> None:
 
 def test_optional_options_default_as_the_schema_says() -> None:
     props = dict(_walk(SCHEMA))
-    optional = {p for p in props if "." not in p and p not in SCHEMA["required"]}
+
+    def required(path: str) -> bool:
+        parent, _, name = path.rpartition(".")
+        return name in (props[parent] if parent else SCHEMA).get("required", [])
+
+    optional = {p for p in props if not required(p) and not p.startswith("title.")}
+    optional = {p for p in optional if not p.startswith("description.")}
     assert optional - {"$schema", "extends"} == set(DEFAULTS)
     for path, value in DEFAULTS.items():
-        assert props[path]["default"] == value.value, path
+        assert props[path]["default"] == (value.value if isinstance(value, StrEnum) else value)
     assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
 
 
@@ -99,6 +112,11 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     rules = load_ruleset("pickup")
     assert "timeout_move" not in rules.source  # so its hash is what it was
     assert rules.timeout_move is m.DEFAULT_TIMEOUT_MOVE
+    bhabho = load_ruleset("bhabho")
+    assert set(bhabho.source["take_hand"]) == {"when", "from", "per_trick", "lead_passes_to"}
+    assert bhabho.take_hand.consent is m.DEFAULT_TAKE_CONSENT
+    assert bhabho.take_hand.before_first_trick is m.DEFAULT_TAKE_BEFORE_FIRST_TRICK
+    assert bhabho.take_hand.with_two_left is m.DEFAULT_TAKE_WITH_TWO_LEFT
 
 
 def test_reference_page_is_up_to_date() -> None:
@@ -222,7 +240,9 @@ def test_every_catalogue_clause_is_known_to_follow_from_options_or_always() -> N
     from referee.ruleset.clauses import ALWAYS, CONDITIONS, SAME_AS
 
     assert all(CATALOGUE_IDS.match(c) for c in _catalogue_ids())
-    assert set(CONDITIONS) | ALWAYS == _catalogue_ids()
+    house = {c for c in CONDITIONS if c.startswith("H")}  # the house rules options implement
+    assert house <= {f"H{n}" for n in range(1, 32)}
+    assert set(CONDITIONS) | ALWAYS == _catalogue_ids() | house
     assert set(CONDITIONS) & ALWAYS == set()
     assert {c for same in SAME_AS.values() for c in same} | set(SAME_AS) <= _catalogue_ids()
     props = dict(_walk(SCHEMA))

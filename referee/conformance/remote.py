@@ -169,6 +169,15 @@ def event_dict(event: pb.Event) -> dict[str, Any] | None:
             "count": h.count,
             "cards": list(h.cards) or None,
         }
+    if kind == "take_requested":
+        r = event.take_requested
+        return {"kind": kind, "taker": r.taker, "seat": r.seat}
+    if kind == "take_answered":
+        a = event.take_answered
+        return {"kind": kind, "seat": a.seat, "taker": a.taker, "agreed": a.agreed}
+    if kind == "take_passed":
+        passed = event.take_passed
+        return {"kind": kind, "seat": passed.seat, "trick": passed.trick}
     if kind == "player_out":
         o = event.player_out
         return {"kind": kind, "seat": o.seat, "how": o.how}

@@ -17,6 +17,9 @@ PICKER, HIGHEST, LOWEST = 0, 1, 2
 TRUMP_BONUS = 100
 """X5: added to a trump's strength, so that any trump beats any card of the led suit."""
 NOBODY, LAST_TO_PLAY, TRICK_WINNER = 0, 1, 2
+NAMED, NEIGHBOURS, ANYONE = 0, 1, 2
+"""H23: whose hand a take takes: the one the rules name (B9's left or right, H23's next in
+turn), a neighbour the taker chooses, or anyone the taker chooses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +27,8 @@ class RuleBook:
     step: int
     """C3: +1 when play goes clockwise (seats are numbered clockwise), -1 otherwise."""
     take_step: int
-    """B9: +1 to take from the left neighbour, -1 from the right."""
+    """B9: +1 to take from the left neighbour, -1 from the right (H23 next in turn: the
+    play step)."""
     suit: tuple[int, ...]
     """Suit of each card id."""
     strength: tuple[int, ...]
@@ -82,6 +86,18 @@ class RuleBook:
     timeout_card: int
     """LOWEST (house rule H27) or HIGHEST: the legal card the referee's turn clock plays
     for a seat out of time (no rule document speaks of a clock)."""
+    take_choice: int
+    """H23: NAMED (the rules name whose hand), NEIGHBOURS or ANYONE (the taker chooses)."""
+    take_consent: bool
+    """H20: a take is a request the player asked agrees to or refuses."""
+    take_before_first_trick: bool
+    """H21: false, no take before the first trick."""
+    take_with_two_left: bool
+    """H21: false, no take once only two players are left."""
+    take_pass_in_turn: bool
+    """H22: one take pass before each trick, in play order from the leader."""
+    take_owed_by_tochoo: bool
+    """H24: only a player who picked up a neighbour's tochoo takes, that neighbour's hand."""
     fast_playout: bool
     """Whether ``playout.random_playout`` knows every rule that is on.  The fast playout
     repeats the rules for speed and leaves the house rules to ``Hand``: with any of them on,
@@ -111,7 +127,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
     masks = tuple(suit_mask(s, deck.packs) for s in range(4))
     return RuleBook(
         step=1 if rules.direction is m.Direction.CLOCKWISE else -1,
-        take_step=1 if take.from_ is m.TakeHandFrom.LEFT else -1,
+        take_step=_take_step(rules),
         suit=tuple(suit_of(c) for c in ids),
         strength=tuple(deck.strength(c) for c in ids),
         suit_masks=(masks[0], masks[1], masks[2], masks[3]),
@@ -146,10 +162,43 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
         illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
         timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,
+        take_choice=_take_choice(take.from_),
+        take_consent=take.consent,
+        take_before_first_trick=take.before_first_trick,
+        take_with_two_left=take.with_two_left,
+        take_pass_in_turn=take.per_trick is m.TakesPerTrick.PASS_IN_TURN,
+        take_owed_by_tochoo=take.when is m.TakeHandWhen.AFTER_NEIGHBOUR_TOCHOO,
         fast_playout=_fast_playout(rules),
+    )
+
+
+def _take_step(rules: m.Ruleset) -> int:
+    """B9's side (+1 left, -1 right); H23's next in turn goes the way play goes."""
+    side = rules.take_hand.from_
+    if side is m.TakeHandFrom.NEXT_IN_TURN:
+        return 1 if rules.direction is m.Direction.CLOCKWISE else -1
+    return -1 if side is m.TakeHandFrom.RIGHT else 1
+
+
+def _take_choice(side: m.TakeHandFrom) -> int:
+    if side is m.TakeHandFrom.EITHER_NEIGHBOUR:
+        return NEIGHBOURS
+    return ANYONE if side is m.TakeHandFrom.ANY_PLAYER else NAMED
+
+
+def _taking_rules_on(take: m.TakeHand) -> bool:
+    """H20-H24 (taking a hand): any on.  H23's ``next_in_turn`` is not among them: it is a
+    fixed side (``take_step``), which the fast playout reads like B9's."""
+    return (
+        take.consent != m.DEFAULT_TAKE_CONSENT
+        or take.before_first_trick != m.DEFAULT_TAKE_BEFORE_FIRST_TRICK
+        or take.with_two_left != m.DEFAULT_TAKE_WITH_TWO_LEFT
+        or take.per_trick is m.TakesPerTrick.PASS_IN_TURN
+        or take.from_.chosen
+        or take.when is m.TakeHandWhen.AFTER_NEIGHBOUR_TOCHOO
     )
 
 
 def _fast_playout(rules: m.Ruleset) -> bool:
     """True when no rule that only ``Hand`` plays is on (one condition per house rule)."""
-    return True
+    return not _taking_rules_on(rules.take_hand)

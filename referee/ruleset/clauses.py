@@ -39,6 +39,9 @@ class Condition:
     paths: tuple[KeyPath, ...]
     holds: Callable[..., bool]
     says: str
+    defaults: tuple[Any, ...] | None = None
+    """Per path, the value of an optional option that a ruleset leaves out (its schema
+    ``default``); None when every path is required."""
 
 
 def _show(value: object) -> str:
@@ -53,6 +56,14 @@ def _is(path: str, *allowed: object) -> Condition:
     """``path`` (dotted) has one of the ``allowed`` values."""
     shown = " or ".join(_show(v) for v in allowed)
     return Condition((tuple(path.split(".")),), lambda v: v in allowed, f"{path}: {shown}")
+
+
+def _optional(path: str, default: object, *allowed: object) -> Condition:
+    """``path`` (dotted, an optional option whose schema default is ``default``) has one of
+    the ``allowed`` values; left out, it has its default."""
+    shown = " or ".join(_show(v) for v in allowed)
+    keys = tuple(path.split("."))
+    return Condition((keys,), lambda v: v in allowed, f"{path}: {shown}", (default,))
 
 
 def _lead_card(card: str, ace: str) -> bool:
@@ -118,6 +129,19 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "X3": (_is("first_trick.off_suit", "discard"),),
     "X4": (_is("deck.packs", 2),),
     "X5": (_is("trump", "first_off_suit_card"),),
+    # House rules of taking a hand (optional options: their defaults are B9's).
+    "H20": (_optional("take_hand.consent", False, True),),
+    "H21": (
+        Condition(
+            (("take_hand", "before_first_trick"), ("take_hand", "with_two_left")),
+            lambda first, two: not (first and two),
+            "take_hand.before_first_trick: false or take_hand.with_two_left: false",
+            (True, True),
+        ),
+    ),
+    "H22": (_is("take_hand.per_trick", "pass_in_turn"),),
+    "H23": (_is("take_hand.from", "next_in_turn", "either_neighbour", "any_player"),),
+    "H24": (_is("take_hand.when", "after_neighbour_tochoo"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 
@@ -136,11 +160,11 @@ SAME_AS: dict[str, frozenset[str]] = {
 }
 """Clauses that state a rule another one states too: declaring either is enough."""
 
-_FAMILIES = "CPDVBX"
+_FAMILIES = "CPDVBXH"
 
 
 def catalogue_order(clause: str) -> tuple[int, int]:
-    """C1 … C16, P, D, V, B, X: the catalogue's order, in which the bundled lists are kept."""
+    """C1 … C16, P, D, V, B, X, H: the catalogue's order, in which the bundled lists are kept."""
     return _FAMILIES.index(clause[0]), int(clause[1:])
 
 
@@ -160,8 +184,22 @@ def followed(ruleset: Mapping[str, Any], invalid: Collection[KeyPath] = ()) -> d
 
 
 def _holds(condition: Condition, values: Values) -> bool | None:
-    found = values.get(*condition.paths)
+    found = _found(condition, values)
     return None if found is None else bool(condition.holds(*found))
+
+
+def _found(condition: Condition, values: Values) -> list[Any] | None:
+    """The values at the condition's paths, an optional option left out at its default."""
+    found = values.get(*condition.paths)
+    if found is not None or condition.defaults is None:
+        return found
+    filled = []
+    for path, default in zip(condition.paths, condition.defaults, strict=True):
+        if any(bad[: len(path)] == path for bad in values.invalid):
+            return None
+        value = values.get(path)
+        filled.append(default if value is None else value[0])
+    return filled
 
 
 def clause_problems(
@@ -226,6 +264,6 @@ def clause_problems(
 
 
 def _actual(condition: Condition, values: Values) -> str:
-    found = values.get(*condition.paths) or []
+    found = _found(condition, values) or []
     pairs = zip(condition.paths, found, strict=True)
     return ", ".join(f"{dotted(path)} is {_show(value)}" for path, value in pairs)

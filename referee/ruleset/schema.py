@@ -264,7 +264,7 @@ def _bad_format(path: KeyPath, instance: object, subschema: Mapping[str, Any]) -
     if len(path) >= 2 and path[-2] == "clauses":
         return (
             f"{text!r} is not a clause ID of the rules catalogue "
-            "(C1-C16, P1-P3, D1-D2, V1-V5, B1-B9, X1-X5)"
+            "(C1-C16, P1-P3, D1-D2, V1-V5, B1-B9, X1-X5, H1-H31)"
         )
     return f"{text!r} does not have the expected form (pattern {pattern})"
 
