@@ -25,6 +25,7 @@ import grpc
 import yaml
 from bhabhi.referee.v1 import referee_pb2 as pb
 from bhabhi.referee.v1 import referee_pb2_grpc as rpc
+from bhabhi_client.cards import format_action, parse_action
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -287,10 +288,18 @@ def play(card: str) -> pb.Action:
 
 
 def action_text(action: pb.Action) -> str:
-    """The engine's notation: a card, ``pickup`` or ``take``."""
+    """The engine's notation: a card, ``pickup``, ``take``, or a house rule's decision
+    (``take:3``, ``pass``, ``agree`` ... as the client writes them)."""
     if action.kind == pb.ACTION_KIND_PLAY:
         return action.card
-    return {pb.ACTION_KIND_PICK_UP: "pickup", pb.ACTION_KIND_TAKE_HAND: "take"}[action.kind]
+    if action.kind == pb.ACTION_KIND_PICK_UP:
+        return "pickup"
+    if action.kind == pb.ACTION_KIND_TAKE_HAND and not action.HasField("seat"):
+        return "take"
+    return format_action(action)
+
+
+_DECISION_WORDS = frozenset({"take", "pass", "challenge", "agree", "refuse", "trump", "draw"})
 
 
 def action_message(text: str) -> pb.Action:
@@ -298,6 +307,8 @@ def action_message(text: str) -> pb.Action:
         return PICKUP
     if text == "take":
         return TAKE
+    if text.partition(":")[0] in _DECISION_WORDS:  # a house rule's: take:3, pass, agree
+        return parse_action(text)
     return play(text)
 
 

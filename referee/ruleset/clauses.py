@@ -76,6 +76,8 @@ def _lead_card(card: str, ace: str) -> bool:
 
 
 _PICKUP, _DISCARD, _TOCHOO = "pickup", "discard", "tochoo"
+_TAKES = _is("take_hand.when", "before_any_trick", "leader_before_trick", "after_neighbour_tochoo")
+"""Hands are taken at all: the house rules of taking (H20-H23) need it."""
 
 CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "C1": (
@@ -130,8 +132,9 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "X4": (_is("deck.packs", 2),),
     "X5": (_is("trump", "first_off_suit_card"),),
     # House rules of taking a hand (optional options: their defaults are B9's).
-    "H20": (_optional("take_hand.consent", False, True),),
+    "H20": (_TAKES, _optional("take_hand.consent", False, True)),
     "H21": (
+        _TAKES,
         Condition(
             (("take_hand", "before_first_trick"), ("take_hand", "with_two_left")),
             lambda first, two: not (first and two),
@@ -139,8 +142,8 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
             (True, True),
         ),
     ),
-    "H22": (_is("take_hand.per_trick", "pass_in_turn"),),
-    "H23": (_is("take_hand.from", "next_in_turn", "either_neighbour", "any_player"),),
+    "H22": (_TAKES, _is("take_hand.per_trick", "pass_in_turn")),
+    "H23": (_TAKES, _is("take_hand.from", "next_in_turn", "either_neighbour", "any_player")),
     "H24": (_is("take_hand.when", "after_neighbour_tochoo"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""

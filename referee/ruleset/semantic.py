@@ -140,31 +140,31 @@ def _check_take_hand(values: Values, report: Report) -> None:
             if found is not None and found[0] != default:
                 report(
                     (("take_hand", key), ("take_hand", "when")),
-                    f"take_hand.{key}: {str(found[0]).lower()} ({clause}) changes nothing: "
-                    "take_hand.when is never, so no hand is ever taken",
+                    f"{str(found[0]).lower()} ({clause}) changes nothing: take_hand.when is "
+                    "never, so no hand is ever taken",
                 )
         per = values.get(("take_hand", "per_trick"))
         if per is not None and per[0] == "pass_in_turn":
             report(
                 (("take_hand", "per_trick"), ("take_hand", "when")),
-                "take_hand.per_trick: pass_in_turn (H22) asks every player whether they take "
-                "a hand, but take_hand.when is never: nobody may; use one or any",
+                "pass_in_turn (H22) asks every player whether they take a hand, but "
+                "take_hand.when is never: nobody may; use one or any",
             )
         side = values.get(("take_hand", "from"))
         if side is not None and side[0] not in ("left", "right"):
             report(
                 (("take_hand", "from"), ("take_hand", "when")),
-                f"take_hand.from: {side[0]} (H23) says whose hand is taken, but "
-                "take_hand.when is never: no hand is; use left or right",
+                f"{side[0]} (H23) says whose hand is taken, but take_hand.when is never: no "
+                "hand is; use left or right",
             )
         return
     per = values.get(("take_hand", "per_trick"))
     if when[0] == "leader_before_trick" and per is not None and per[0] == "pass_in_turn":
         report(
             (("take_hand", "per_trick"), ("take_hand", "when")),
-            "take_hand.per_trick: pass_in_turn (H22) would ask only the leader, since with "
-            "take_hand.when: leader_before_trick (X1) nobody else may take: use "
-            "per_trick: one (the leader takes at most once) or any",
+            "pass_in_turn (H22) would ask only the leader, since with take_hand.when: "
+            "leader_before_trick (X1) nobody else may take: use per_trick: one (the leader "
+            "takes at most once) or any",
         )
     if when[0] == "after_neighbour_tochoo":
         _check_neighbour_debt(values, report)
