@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import Card, cards_in
+from referee.conformance.mutants import validate
 from referee.engine.hand import Hand
 from referee.engine.types import (
     PICK_UP,
@@ -46,7 +47,6 @@ from referee.engine.types import (
     Termination,
     WasteDrawn,
 )
-from referee.conformance.mutants import validate
 from referee.ruleset.model import IllegalPlay, Ruleset
 
 TAKE_CHANCE = 0.05
