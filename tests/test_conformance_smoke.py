@@ -15,8 +15,11 @@ Construction (AETG-style greedy, seeded so the rows never change between runs):
    cover, and the first that gives a valid ruleset (on top of the base ruleset, by the
    loader's own checks) becomes the row.
 3. Repeat until no valid candidate covers a new pair (in ``MISSES`` rounds in a row).
-   Pairs left uncovered are those no valid ruleset can hold (``trump: first_off_suit_card`` needs off-suit cards to be played,
-   so never with ``off_suit.play: pickup``); the test checks there are no others.
+   Pairs left uncovered are those no valid ruleset can hold (``trump: first_off_suit_card``
+   needs off-suit cards to be played, so never with ``off_suit.play: pickup``); the test
+   checks there are no others.  The house rules of taking (H20-H24) have pairs ``rules
+   validate`` refuses: they are left out from the start, and candidate rows are repaired
+   (``_repair_takes``).
 
 One constraint is repaired rather than skipped: a team ruleset (``players.teams:
 partners_opposite``) needs an even number of players, so its rows set ``players.min`` to 4.
@@ -157,8 +160,7 @@ def test_covering_array_covers_every_valid_pair(base_id: str) -> None:
     impossible = {
         pair
         for pair in left
-        if ("trump=first_off_suit_card" in pair
-        and "off_suit.play=pickup" in pair)
+        if ("trump=first_off_suit_card" in pair and "off_suit.play=pickup" in pair)
         or set(pair) in _REFUSED_TAKE_PAIRS
     }
     assert left == impossible, f"pairs no row covers: {sorted(left - impossible)[:10]}"
