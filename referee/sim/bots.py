@@ -35,7 +35,8 @@ class RandomBot:
 
     A player who is not about to lead is offered only the optional take (B9); it takes with
     probability ``1 / (own cards + 1)``, as often as a leader choosing uniformly among its
-    cards and the take would, so random play does not favour one seat's position.
+    cards and the take would, so random play does not favour one seat's position.  Asked
+    in a take pass (H22), it takes at that rate too and passes otherwise.
     """
 
     def choose(self, view: SeatView, rng: random.Random) -> Action | None:
@@ -46,6 +47,11 @@ class RandomBot:
             if rng.random() * (len(view.hand) + 1) >= 1.0:
                 return None
             return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+        if PASS in legal:  # H22: its turn in the take pass; passing declines, as above
+            takes = [a for a in legal if a != PASS]
+            if rng.random() * (len(view.hand) + 1) >= 1.0:
+                return PASS
+            return takes[0] if len(takes) == 1 else takes[rng.randrange(len(takes))]
         return legal[rng.randrange(len(legal))]
 
 

@@ -61,7 +61,8 @@ class RandomBot:
 
     Offered only the optional take (it is not its turn), it takes with probability
     ``1 / (own cards + 1)``, as often as a leader choosing uniformly among its cards and
-    the take would, so that random play does not favour a seat for where it sits.
+    the take would, so that random play does not favour a seat for where it sits.  Asked in a
+    take pass (H22), it takes at that rate too and passes otherwise.
     """
 
     def choose(self, view: pb.SeatView, rng: random.Random) -> pb.Action | None:
@@ -72,6 +73,12 @@ class RandomBot:
             if rng.random() * (len(view.hand) + 1) >= 1.0:
                 return None
             return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+        passes = [a for a in legal if a.kind == pb.ACTION_KIND_PASS]
+        if passes:  # H22: its turn in the take pass; passing declines, as above
+            takes = [a for a in legal if a.kind != pb.ACTION_KIND_PASS]
+            if rng.random() * (len(view.hand) + 1) >= 1.0:
+                return passes[0]
+            return takes[0] if len(takes) == 1 else takes[rng.randrange(len(takes))]
         return legal[rng.randrange(len(legal))]
 
 
