@@ -387,3 +387,32 @@ def test_heuristic_bot_agrees_passes_and_names_a_target() -> None:
     )
     assert bot.choose(view, random.Random(0)) == Action.take(4)  # 3H is lower than 9H
     assert HeuristicBot(five.rules).choose(view, random.Random(0)) == Action.take(4)
+
+
+# --- the client's reading of the options ---------------------------------------------------
+
+
+def test_the_clients_rules_profile_knows_the_take_options() -> None:
+    from bhabhi_client.bots import take_target as client_take_target
+    from bhabhi_client.rules import RulesProfile
+
+    data = dict(variant("bhabho", direction="counterclockwise").source)
+    data["take_hand"] = {**data["take_hand"], "from": "next_in_turn"}
+    profile = RulesProfile.from_mapping(data)
+    assert profile.take_step == -1 and not profile.take_chosen  # next in play: the right
+    assert client_take_target([False] * 4, 1, profile.take_step) == 0
+    data["take_hand"] = {
+        "when": "after_neighbour_tochoo",
+        "from": "either_neighbour",
+        "per_trick": "pass_in_turn",
+        "lead_passes_to": "taker",
+        "consent": True,
+        "before_first_trick": False,
+        "with_two_left": False,
+    }
+    profile = RulesProfile.from_mapping(data)
+    assert profile.take_chosen and profile.take_hand_consent
+    text = " ".join(profile.summary_lines())
+    for words in ("'take 3'", "tochoo", "'pass'", "'agree' or 'refuse'", "first trick", "two"):
+        assert words in text, words
+    assert RulesProfile.from_mapping(dict(variant("bhabho").source)).take_step == 1

@@ -200,7 +200,7 @@ class RulesProfile:
             "before_any_trick": "before any trick",
             "leader_before_trick": "before a trick you lead",
             "after_neighbour_tochoo": (
-                "before the next trick, when a neighbour's tochoo made you pick up: they owe it"
+                "before the next trick, when their tochoo made you pick up: they owe it"
             ),
         }.get(self.take_hand_when, "before a trick")
         whose = {
@@ -211,7 +211,7 @@ class RulesProfile:
             "any_player": "any player's (you choose)",
         }.get(self.take_hand_from, "a neighbour's")
         if self.take_hand_when == "after_neighbour_tochoo":
-            whose = "that neighbour's"
+            whose = "a neighbour's" if self.take_hand_from != "either_neighbour" else whose
         how = "type 'take 3' for seat 3's" if self.take_chosen else "type 't'"
         lines = [f"You may take {whose} whole hand ({when}): {how}."]
         limits = []

@@ -220,7 +220,8 @@ class Narrator:
         e = event.take_requested
         whose = "your" if e.seat == self.me else f"{self.name(e.seat)}'s"
         verb = self._says(e.taker, "ask", "asks")
-        return [self.style.paint(f"{verb} for {whose} hand: agree or refuse?", "cyan")]
+        question = ": agree or refuse?" if e.seat == self.me else "."
+        return [self.style.paint(f"{verb} for {whose} hand{question}", "cyan")]
 
     def _take_answered(self, event: pb.Event) -> list[str]:
         e = event.take_answered
