@@ -55,10 +55,15 @@ run: setup
 	$(BIN)/bhabhi serve --metrics-port 9464
 
 # The engine, the referee against a gRPC echo, then 1, 2 and 3 replicas on PostgreSQL
-# (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES).
+# (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES), then the
+# conformance suite over gRPC against in process (the whole suite too with
+# BENCH_CONFORMANCE_FULL=1).
 bench: setup
 	$(BIN)/python -m bench --referee
 	$(BIN)/python -m bench.replicas
+	# Code mutation testing of the engine: prints the score (a survivor is reported, not fatal).
+	-$(BIN)/bhabhi conformance mutants --code --sample 48 --seed 1 --jobs 2
+	$(BIN)/python -m bench.conformance
 
 # A referee, four bots, one full hand, its transcript.
 demo: setup

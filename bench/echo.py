@@ -64,6 +64,11 @@ class EchoPlayService(rpc.PlayServiceServicer):
     ) -> pb.ExportHandResponse:
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, "the echo service only echoes")
 
+    async def ReplayTestActions(
+        self, request: pb.ReplayTestActionsRequest, context: Context
+    ) -> pb.ReplayTestActionsResponse:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, "the echo service only echoes")
+
 
 async def create_echo_server(address: str = "127.0.0.1:0") -> tuple[grpc.aio.Server, int]:
     """Start the echo service on ``address``; return the server and the port bound."""

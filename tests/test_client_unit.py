@@ -455,6 +455,12 @@ class FakePlay(rpc.PlayServiceServicer):
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, "not faked")
         raise AssertionError
 
+    async def ReplayTestActions(
+        self, request: pb.ReplayTestActionsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.ReplayTestActionsResponse:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, "not faked")
+        raise AssertionError
+
     async def WatchTable(
         self, request: pb.WatchTableRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> Any:

@@ -148,19 +148,23 @@ def first_difference(engine: list[tuple[Any, ...]], remote: list[tuple[Any, ...]
 
 
 def replay_both(case: Mapping[str, Any], target: str) -> RemoteAdapter:
-    """Run ``case`` on the engine and on the referee; both pass, with equal answers."""
+    """Run ``case`` on the engine and on the referee, both ways (the whole case in
+    ``ReplayTestActions`` calls, every stream checked; and one ``SubmitAction`` a step, as
+    for a referee without that call); all pass, with equal answers."""
     engine = Recorder(EngineAdapter())
     verdict = run_case(case, engine)
     assert verdict.passed, f"the case fails on the engine: {verdict.failures}"
-    adapter = RemoteAdapter(target)
-    remote = Recorder(adapter)
-    verdict = run_case(case, remote)
-    assert verdict.passed, f"{case['name']} fails remotely: {verdict.failures}"
-    assert remote.log == engine.log, first_difference(engine.log, remote.log)
-    assert adapter.discrepancies == []
-    assert adapter._streams is None, "close() left the case's streams open"
-    adapter.disconnect()
-    assert adapter._channel is None, "disconnect() left the connection open"
+    for batch in (True, False):
+        adapter = RemoteAdapter(target, batch=batch, check_streams=1)
+        remote = Recorder(adapter)
+        verdict = run_case(case, remote)
+        assert verdict.passed, f"{case['name']} fails remotely: {verdict.failures}"
+        assert remote.log == engine.log, first_difference(engine.log, remote.log)
+        assert adapter.discrepancies == []
+        assert adapter.batch is batch
+        assert adapter._streams is None, "close() left the case's streams open"
+        adapter.disconnect()
+        assert adapter._channel is None, "disconnect() left the connection open"
     return adapter
 
 
@@ -433,19 +437,23 @@ def test_jobs_replay_on_several_connections_with_the_same_results(
 
 
 def test_acting_after_the_hand_is_refused_with_hand_over(referee: BackgroundReferee) -> None:
-    engine = EngineAdapter()
-    remote = RemoteAdapter(referee.target)
+    # The adapter is driven as the runner drives it: with the steps of the case it started.
+    played = [step for step in PICKUP_PLAYER_OUT["steps"] if "refused" not in step]
+    case = {**PICKUP_PLAYER_OUT, "steps": [*played, {"seat": 2, "action": "2H"}]}
     reasons = []
-    for adapter in (engine, remote):
-        adapter.start(PICKUP_PLAYER_OUT)
-        for step in PICKUP_PLAYER_OUT["steps"]:
-            if "refused" not in step:
-                adapter.act(step["seat"], step["action"])
+    for adapter in (
+        EngineAdapter(),
+        RemoteAdapter(referee.target),
+        RemoteAdapter(referee.target, batch=False),
+    ):
+        adapter.start(case)
+        for step in played:
+            adapter.act(step["seat"], step["action"])
         with pytest.raises(Refused) as refused:
             adapter.act(2, "2H")
         reasons.append(refused.value.reason)
         adapter.close()
-    assert reasons == ["hand_over", "hand_over"]
+    assert reasons == ["hand_over", "hand_over", "hand_over"]
 
 
 # --- cases the referee cannot host --------------------------------------------------------
@@ -508,6 +516,27 @@ def test_merging_takes_the_full_version_and_notes_leaks_and_disagreements() -> N
     adapter._engine_events(2, 2)
     assert any("seat 0 was shown the secret" in d for d in adapter.discrepancies)
     assert any("seat 2 was told" in d for d in adapter.discrepancies)
+
+
+def test_a_stream_that_differs_from_the_batch_is_noted() -> None:
+    """Read at a case's end, a seat's stream must carry every seq up to the case's last, each
+    as the batch answered it for that seat."""
+    adapter = RemoteAdapter("127.0.0.1:1")
+    adapter.last_seq = 4
+
+    def played(seq: int, card: str) -> pb.Event:
+        return pb.Event(seq=seq, card_played=pb.CardPlayed(seat=0, card=card))
+
+    adapter._versions = {seq: {0: played(seq, card)} for seq, card in enumerate("ABCD", 1)}
+    items = [pb.WatchTableResponse(event=played(seq, c)) for seq, c in ((1, "A"), (2, "X"))]
+    items.append(pb.WatchTableResponse(event=played(4, "D")))
+    adapter._check_stream(0, iter(items))
+    assert len(adapter.discrepancies) == 2, adapter.discrepancies
+    assert "the batch told seat 0" in adapter.discrepancies[0]
+    assert "went from seq 2 to 4" in adapter.discrepancies[1]
+    adapter.discrepancies.clear()
+    adapter._check_stream(0, iter(items[:1]))
+    assert adapter.discrepancies and "ended at seq 1, before 4" in adapter.discrepancies[0]
 
 
 @pytest.mark.parametrize("ruleset_id", ["pickup", "bhabho-two-left", "team"])

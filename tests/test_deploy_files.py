@@ -55,7 +55,14 @@ IDEMPOTENT = {
     "ExportHand",
     "SubmitAction",  # a retry with the same request_id returns the first answer
 }
-NOT_IDEMPOTENT = {"RegisterRuleset", "CreateTable", "JoinTable", "LeaveTable", "StartTable"}
+NOT_IDEMPOTENT = {
+    "RegisterRuleset",
+    "CreateTable",
+    "JoinTable",
+    "LeaveTable",
+    "StartTable",
+    "ReplayTestActions",  # a retry is refused with stale_seq, having applied nothing
+}
 
 
 def _yaml_files() -> list[Path]:

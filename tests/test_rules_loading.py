@@ -805,3 +805,15 @@ def test_a_restated_clause_is_enough(tmp_path: Path) -> None:
     assert clause_findings(tmp_path, text.replace("B1,", "X3,")) == []
     (warning,) = clause_findings(tmp_path, text.replace(" B3,", ""))
     assert (warning.code, warning.message.split()[1]) == (Code.CLAUSE_NOT_DECLARED, "B3")
+
+
+@pytest.mark.parametrize(("written", "canonical"), [("TS", "10S"), ("10s", "10S"), ("qh", "QH")])
+def test_a_card_written_another_way_is_refused_with_its_one_form(
+    tmp_path: Path, written: str, canonical: str
+) -> None:
+    """A ruleset writes a card one way (its hash depends on the text), and says which."""
+    path = write(tmp_path, "t.yaml", f"id: t\nextends: bhabho\nfirst_lead: {{card: {written}}}\n")
+    _, problems = resolve_file(path)
+    assert len(problems) == 1
+    assert problems[0].line == 3
+    assert f"write {canonical}" in problems[0].message

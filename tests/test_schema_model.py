@@ -26,6 +26,8 @@ ENUMS: dict[str, type[StrEnum]] = {
     "players.teams": m.Teams,
     "direction": m.Direction,
     "deal.dealer_moves": m.DealerMoves,
+    "deal.remainder": m.DealRemainder,
+    "deal.order": m.DealOrder,
     "first_lead.if_absent": m.IfLeadCardAbsent,
     "first_trick.off_suit": m.FirstTrickOffSuit,
     "first_trick.next_leader": m.FirstTrickNextLeader,
@@ -43,16 +45,20 @@ ENUMS: dict[str, type[StrEnum]] = {
     "take_hand.lead_passes_to": m.LeadPassesTo,
     "end.all_out_together": m.AllOutTogether,
     "end.at_max_tricks": m.ForcedEnd,
-    "end.at_dead_position": m.ForcedEnd,
+    "end.at_dead_position": m.DeadPositionEnd,
     "illegal_play": m.IllegalPlay,
     "timeout_move": m.TimeoutMove,
+    "session.chips_by": m.ChipsBy,
 }
 
 DEFAULTS: dict[str, StrEnum | bool] = {
+    "deal.remainder": m.DEFAULT_DEAL_REMAINDER,
+    "deal.order": m.DEFAULT_DEAL_ORDER,
     "take_hand.consent": m.DEFAULT_TAKE_CONSENT,
     "take_hand.before_first_trick": m.DEFAULT_TAKE_BEFORE_FIRST_TRICK,
     "take_hand.with_two_left": m.DEFAULT_TAKE_WITH_TWO_LEFT,
     "timeout_move": m.DEFAULT_TIMEOUT_MOVE,
+    "session.chips_by": m.DEFAULT_CHIPS_BY,
 }
 """The model's value of every optional option a ruleset leaves out, in schema order."""
 
@@ -100,7 +106,7 @@ def test_optional_options_default_as_the_schema_says() -> None:
 
     optional = {p for p in props if not required(p) and not p.startswith("title.")}
     optional = {p for p in optional if not p.startswith("description.")}
-    assert optional - {"$schema", "extends"} == set(DEFAULTS)
+    assert optional - {"$schema", "extends", "sources"} == set(DEFAULTS)  # sources: no option
     for path, value in DEFAULTS.items():
         assert props[path]["default"] == (value.value if isinstance(value, StrEnum) else value)
     assert [p for p, sub in props.items() if "default" in sub] == list(DEFAULTS)
@@ -112,6 +118,11 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     rules = load_ruleset("pickup")
     assert "timeout_move" not in rules.source  # so its hash is what it was
     assert rules.timeout_move is m.DEFAULT_TIMEOUT_MOVE
+    assert "remainder" not in rules.source["deal"] and "order" not in rules.source["deal"]
+    assert rules.deal.remainder is m.DEFAULT_DEAL_REMAINDER
+    assert rules.deal.order is m.DEFAULT_DEAL_ORDER
+    assert "chips_by" not in rules.source["session"]
+    assert rules.session.chips_by is m.DEFAULT_CHIPS_BY
     bhabho = load_ruleset("bhabho")
     assert set(bhabho.source["take_hand"]) == {"when", "from", "per_trick", "lead_passes_to"}
     assert bhabho.take_hand.consent is m.DEFAULT_TAKE_CONSENT

@@ -403,6 +403,35 @@ async def test_illegal_moves_in_bhabho() -> None:
 
 
 @run_async
+@covers("action_not_allowed", "bad_action")
+async def test_a_decision_no_rule_offers_is_refused() -> None:
+    """A house rule's decision (a pass, a challenge, a consent) where none is open."""
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4, deal=BHABHO_DEAL)
+        p0, p1 = seated.players[0], seated.players[1]
+        failed = Code.FAILED_PRECONDITION
+        for kind in (pb.ACTION_KIND_PASS, pb.ACTION_KIND_CHALLENGE, pb.ACTION_KIND_AGREE):
+            metadata = await illegal(p0, pb.Action(kind=kind), failed, "action_not_allowed")
+            assert "AS" in metadata["legal_actions"]
+        await illegal(p1, pb.Action(kind=pb.ACTION_KIND_REFUSE), failed, "action_not_allowed")
+        await illegal(
+            p0, pb.Action(kind=pb.ACTION_KIND_CHOOSE_TRUMP, suit="H"), failed, "action_not_allowed"
+        )
+        view = await p0.view()
+        for malformed in (
+            pb.Action(kind=pb.ACTION_KIND_CHOOSE_TRUMP, suit="X"),
+            pb.Action(kind=pb.ACTION_KIND_DRAW_FROM),  # from whom?
+            pb.Action(kind=pb.ACTION_KIND_PASS, seat=2),
+        ):
+
+            def submit(md: Any, action: pb.Action = malformed) -> Any:
+                return p0.submit(action, view.seq, extra=md)
+
+            await refused(submit, Code.INVALID_ARGUMENT, "bad_action")
+        assert await p0.view() == view
+
+
+@run_async
 @covers("take_hand_not_allowed", "player_out")
 async def test_illegal_moves_in_pickup() -> None:
     async with referee(test_mode=True) as ref:

@@ -128,6 +128,15 @@ def register(subparsers: Subparsers) -> None:
         help="cases replayed at once, in N processes: each its own engine, or with --target "
         "its own connection to the referee (same results, in the same order)",
     )
+    run.add_argument(
+        "--check-streams",
+        type=int,
+        default=10,
+        metavar="N",
+        help="with --target: read every seat's event stream (WatchTable) in the first case "
+        "and one case in N after, and check it against the referee's answers (1: every "
+        "case; 0: none; default 10)",
+    )
     run.set_defaults(func=run_command)
 
     coverage = commands.add_parser(
@@ -178,6 +187,32 @@ def register(subparsers: Subparsers) -> None:
         "--verbose", "-v", action="store_true", help="also say which case caught each mutant"
     )
     mutants.add_argument("--json", action="store_true", help="one JSON object")
+    code = mutants.add_argument_group(
+        "code mutants",
+        "--code mutates the engine's source (referee/engine/{hand,components,deadpos,session}"
+        ".py: comparisons, and/or, +/-, a removed not, integers +-1) instead of the rulesets, "
+        "one change at a time in a process of its own, and replays the hand-written cases and "
+        "a sample of the corpus on each; equivalent ones are listed in "
+        "conformance/equivalent-code-mutants.yaml",
+    )
+    code.add_argument("--code", action="store_true", help="mutate the engine's code")
+    code.add_argument(
+        "--sample", type=int, default=None, metavar="N", help="a sample of N mutants (default: all)"
+    )
+    code.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
+    code.add_argument(
+        "--corpus-per-file",
+        type=int,
+        default=None,
+        metavar="K",
+        help="corpus games replayed per corpus file (default 8)",
+    )
+    code.add_argument(
+        "--timeout", type=float, default=None, metavar="S", help="seconds per mutant (default 120)"
+    )
+    code.add_argument(
+        "--only", metavar="TEXT", default=None, help="only the mutants whose label contains TEXT"
+    )
     mutants.set_defaults(func=mutants_command)
 
     generate = commands.add_parser(
@@ -288,12 +323,12 @@ _worker_adapter: Adapter | None = None
 with ``--target``; None for the engine (a fresh ``EngineAdapter`` per unit)."""
 
 
-def _start_remote_worker(target: str) -> None:
+def _start_remote_worker(target: str, check_streams: int) -> None:
     """A worker's one connection to the referee, kept for every unit it is given."""
     global _worker_adapter
     from referee.conformance.remote import RemoteAdapter
 
-    _worker_adapter = RemoteAdapter(target)
+    _worker_adapter = RemoteAdapter(target, check_streams=check_streams)
 
 
 def _run_unit(unit: Unit) -> UnitResults:
@@ -328,6 +363,7 @@ def run_suite(
     target: str | None = None,
     on_file: Callable[[str, list[CaseResult]], None] | None = None,
     on_cases: Callable[[int], None] | None = None,
+    check_streams: int = 10,
 ) -> SuiteRun:
     """Every case under ``paths``, in file order, on ``adapter`` (default: the engine), or
     with ``jobs`` > 1 in that many processes, each with its own engine or, given a
@@ -335,11 +371,12 @@ def run_suite(
     replay waiting on round trips and durable writes, which several connections overlap).
 
     ``on_file`` is told each file's results once it is done (in file order); ``on_cases``
-    how many cases were just replayed, as they are (a progress bar's steps)."""
+    how many cases were just replayed, as they are (a progress bar's steps).
+    ``check_streams``: with ``target``, the remote adapter's (``RemoteAdapter``)."""
     if adapter is None and target is not None and jobs <= 1:
         from referee.conformance.remote import RemoteAdapter
 
-        with RemoteAdapter(target) as remote:
+        with RemoteAdapter(target, check_streams=check_streams) as remote:
             return run_suite(paths, remote, on_file=on_file, on_cases=on_cases)
     files = list(case_files(paths))
     run = SuiteRun()
@@ -375,7 +412,9 @@ def run_suite(
         pool = multiprocessing.Pool(processes)
     else:  # spawned: a gRPC library that has run in a process does not survive a fork
         spawn = multiprocessing.get_context("spawn")
-        pool = spawn.Pool(processes, initializer=_start_remote_worker, initargs=(target,))
+        pool = spawn.Pool(
+            processes, initializer=_start_remote_worker, initargs=(target, check_streams)
+        )
     with pool:
         for unit_results, unit_skipped in pool.imap_unordered(_run_unit, units):
             collected.extend(unit_results)
@@ -472,6 +511,8 @@ def run_command(args: argparse.Namespace) -> int:
         return _usage("no cases: give a PATH (the default folders do not exist)")
     if args.jobs < 1:
         return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    if args.check_streams < 0:
+        return _usage(f"--check-streams must be 0 or more, not {args.check_streams}")
     problems = [_missing(paths)]
     for option, target in (("--junit", args.junit), ("--json", args.json)):
         if target:
@@ -498,7 +539,7 @@ def _run(args: argparse.Namespace, paths: list[Path]) -> int:
         except ImportError as error:
             return _usage(f"the gRPC adapter is not available: {error}")
         if args.jobs == 1:
-            adapter = RemoteAdapter(args.target)
+            adapter = RemoteAdapter(args.target, check_streams=args.check_streams)
 
     from referee.conformance.progress import CaseBar, count_cases, wanted
 
@@ -515,6 +556,7 @@ def _run(args: argparse.Namespace, paths: list[Path]) -> int:
                 target=args.target,
                 on_file=summary.add,
                 on_cases=bar.advance,
+                check_streams=args.check_streams,
             )
         finally:
             disconnect = getattr(adapter, "disconnect", None)  # the referee's connection
@@ -615,6 +657,8 @@ def mutants_command(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         return _usage(f"--jobs must be at least 1, not {args.jobs}")
+    if args.code:
+        return _code_mutants(args)
     known = bundled_ruleset_paths()
     for ruleset_id in args.ruleset or []:
         if ruleset_id not in known:
@@ -637,6 +681,39 @@ def mutants_command(args: argparse.Namespace) -> int:
     else:
         print(mutants.format_report(report, verbose=args.verbose))
     return 0 if report.ok else 1
+
+
+def _code_mutants(args: argparse.Namespace) -> int:
+    """``mutants --code``: mutation testing of the engine's source."""
+    from referee.conformance import code_mutants
+
+    if args.sample is not None and args.sample < 1:
+        return _usage(f"--sample must be at least 1, not {args.sample}")
+    paths = _paths(args.paths)
+    if _missing(paths):
+        return _usage(_missing(paths))
+    try:
+        report = code_mutants.run_code_mutants(
+            [str(p.resolve()) for p in paths],
+            sample=args.sample,
+            seed=args.seed,
+            jobs=args.jobs,
+            corpus_per_file=(
+                code_mutants.DEFAULT_CORPUS_PER_FILE
+                if args.corpus_per_file is None
+                else args.corpus_per_file
+            ),
+            timeout=code_mutants.DEFAULT_TIMEOUT if args.timeout is None else args.timeout,
+            equivalents=args.equivalents or code_mutants.EQUIVALENTS,
+            only=args.only,
+        )
+    except ValueError as error:
+        return _usage(str(error))
+    if args.json:
+        print(json.dumps(code_mutants.report_json(report), sort_keys=True))
+    else:
+        print(code_mutants.format_report(report, verbose=args.verbose))
+    return 0 if not report.survivors else 1
 
 
 # --- generate -------------------------------------------------------------------------------

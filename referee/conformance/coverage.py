@@ -29,16 +29,11 @@ from referee.conformance.runner import (
     provenance_of,
     read_lines,
 )
+from referee.ruleset.catalogue import load_catalogue
 
-CLAUSES: tuple[str, ...] = (
-    *(f"C{i}" for i in range(1, 17)),
-    *(f"P{i}" for i in range(1, 4)),
-    *(f"D{i}" for i in range(1, 3)),
-    *(f"V{i}" for i in range(1, 6)),
-    *(f"B{i}" for i in range(1, 10)),
-    *(f"X{i}" for i in range(1, 6)),
-)
-"""Every clause ID of the rules catalogue, in its order (the schema's pattern allows these)."""
+CLAUSES: tuple[str, ...] = tuple(load_catalogue())
+"""Every clause ID of the rules catalogue (rules/catalogue.yaml), in its order: the rule
+documents' C, P, D, V, B, X and the house rules H1-H31 (the schemas' pattern allows these)."""
 
 Pair = tuple[str, str]
 """(ruleset id, clause id)."""
@@ -217,7 +212,9 @@ def to_json(coverage: Coverage) -> dict[str, Any]:
     }
 
 
-_CLAUSE_ID = re.compile(r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5])$")
+_CLAUSE_ID = re.compile(
+    r"^(C1[0-6]|C[1-9]|P[1-3]|D[1-2]|V[1-5]|B[1-9]|X[1-5]|H[1-9]|H[12][0-9]|H3[01])$"
+)
 
 
 def is_clause(text: str) -> bool:

@@ -55,6 +55,13 @@ TERMINATIONS = {
 }
 
 
+STREAMS_EVERY = 10
+"""By default every seat's stream is checked in the first case and one in ten after: each
+check streams every event to every seat, which costs the referee about as much as the whole
+batched replay (the secrecy of every seat's events is checked in every case all the same,
+on the batch's answers)."""
+
+
 class RemoteError(CaseError):
     """The referee could not be used (unreachable, a stream broke, no rich status).
 
@@ -350,10 +357,21 @@ class RemoteAdapter:
         *,
         timeout: float = 10.0,
         credentials: grpc.ChannelCredentials | None = None,
+        batch: bool = True,
+        check_streams: int = STREAMS_EVERY,
     ) -> None:
         self.target = target
         self.timeout = timeout
         self.credentials = credentials
+        self.batch: bool | None = None if batch else False
+        """Replay each case's actions with ``ReplayTestActions`` (None: not yet known whether
+        the referee has it; False: one ``SubmitAction`` and every seat's ``GetView`` a step)."""
+        self.check_streams = check_streams
+        """With ``batch``: in one case of every ``check_streams`` (the first, then every
+        N-th; 1: every case; 0: none), also read every seat's stream at the case's end and
+        check it against the events the batch answered for that seat.  Without ``batch``
+        every step is checked against the streams."""
+        self._cases = 0
         self.discrepancies: list[str] = []
         """API violations the engine-shaped answers cannot show, over every case run."""
         self._channel: grpc.Channel | None = None
@@ -368,15 +386,31 @@ class RemoteAdapter:
         self._deal: list[list[str]] = []
         self._tokens: list[str] = []
         self._outcome: dict[str, Any] | None = None
+        self._replayed = False
+        """This case is replayed with ``ReplayTestActions``."""
+        self._planned: list[tuple[int, str]] = []
+        """The case's actions (every hand's) not yet sent to the referee."""
+        self._results: list[pb.TestActionResult] = []
+        """Answers of the referee to actions sent, not yet asked for by the runner."""
+        self._sent: list[tuple[int, str]] = []
+        """The actions of those answers."""
+        self._versions: dict[int, dict[int, pb.Event]] = {}
+        """seq -> seat -> that seat's version of the event, as the batch answered it."""
+        self._seat_views: list[pb.SeatView] = []
+        """Every seat's view after the latest action the runner asked for."""
+        self._hosted: dict[str, pb.RulesetSummary] = {}
+        """Rulesets the referee hosts, by id, as asked for by an earlier case of the run."""
+        self._inline: dict[str, pb.RulesetSummary] = {}
+        """Inline rulesets (as YAML) checked and hosted for an earlier case of the run."""
 
     # --- plumbing -------------------------------------------------------------------------
 
     def _connect(self) -> grpc.Channel:
         if self._channel is None:
             channel = (
-                grpc.secure_channel(self.target, self.credentials)
+                grpc.secure_channel(self.target, self.credentials, options=CHANNEL_OPTIONS)
                 if self.credentials is not None
-                else grpc.insecure_channel(self.target)
+                else grpc.insecure_channel(self.target, options=CHANNEL_OPTIONS)
             )
             try:
                 grpc.channel_ready_future(channel).result(timeout=self.timeout)
@@ -417,6 +451,7 @@ class RemoteAdapter:
 
     def start(self, case: Mapping[str, Any]) -> None:
         self.close()
+        self._cases += 1
         self._case = str(case.get("name", "?"))
         try:
             self._start(case)
@@ -470,14 +505,23 @@ class RemoteAdapter:
             },
         )
         self.table_id = created.table.table_id
-        for seat in range(self.players):
-            joined = self._call(
-                tables.JoinTable,
+        joins = [  # every seat at once: the round trips overlap
+            tables.JoinTable.future(
                 pb.JoinTableRequest(
                     table_id=self.table_id, player_name=f"conformance {seat}", seat=seat
                 ),
-                f"JoinTable (seat {seat})",
+                timeout=self.timeout,
             )
+            for seat in range(self.players)
+        ]
+        for seat, future in enumerate(joins):
+            try:
+                joined = future.result()
+            except grpc.RpcError as error:
+                refusal = refusal_of(error)
+                raise RemoteError(
+                    f"JoinTable (seat {seat}) failed: {_describe(error, refusal)}"
+                ) from error
             if joined.seat != seat:
                 raise RemoteError(f"asked for seat {seat}, the referee gave seat {joined.seat}")
             self._tokens.append(joined.seat_token)
@@ -485,20 +529,82 @@ class RemoteAdapter:
             tables.StartTable, pb.StartTableRequest(table_id=self.table_id), "StartTable", seat=0
         )
         self.last_seq = started.table.last_seq
-        self._streams = _Streams(self.players, self._note)
-        self._streams.watch(rpc.PlayServiceStub(channel), self.table_id, self._tokens)
-        self._streams.wait_for(self.last_seq, self.timeout)
+        if self.batch is not False:
+            self._planned = _planned_actions(case)
+            self._replayed = self._send_batch(after_seq=0)
+        if not self._replayed:
+            self._streams = _Streams(self.players, self._note)
+            self._streams.watch(rpc.PlayServiceStub(channel), self.table_id, self._tokens)
+            self._streams.wait_for(self.last_seq, self.timeout)
         self._check_deal_events()
         self._engine_events(1, self.last_seq)  # a hand can end at the deal
+
+    def _send_batch(self, after_seq: int) -> bool:
+        """Send the next planned actions in one ``ReplayTestActions``; False when the
+        referee does not have it (then every action is submitted on its own)."""
+        assert self._channel is not None
+        chunk: list[pb.TestAction] = []
+        for seat, text in self._planned[:BATCH]:
+            try:
+                message = action_message(text)
+            except CaseError:
+                break  # ``act`` reports it, at its step
+            chunk.append(pb.TestAction(seat=seat, action=message))
+        request = pb.ReplayTestActionsRequest(
+            table_id=self.table_id,
+            actions=chunk,
+            expected_seq=self.last_seq,
+            after_seq=after_seq,
+        )
+        try:
+            response = rpc.PlayServiceStub(self._channel).ReplayTestActions(
+                request, metadata=self._md(0), timeout=self.timeout + len(chunk) * 0.05
+            )
+        except grpc.RpcError as error:
+            if isinstance(error, grpc.Call) and error.code() == grpc.StatusCode.UNIMPLEMENTED:
+                self.batch = False  # another referee, without the test-mode batch
+                return False
+            raise RemoteError(
+                f"ReplayTestActions failed: {_describe(error, refusal_of(error))}"
+            ) from error
+        self.batch = True
+        self._sent.extend(self._planned[: len(chunk)])
+        del self._planned[: len(chunk)]
+        if len(response.results) != len(chunk):
+            raise RemoteError(
+                f"ReplayTestActions answered {len(response.results)} of {len(chunk)} actions"
+            )
+        if len(response.history) != self.players or len(response.views) != self.players:
+            raise RemoteError("ReplayTestActions did not answer for every seat")
+        for seat, told in enumerate(response.history):
+            self._keep(seat, told.events, after_seq + 1)
+        self._seat_views = list(response.views)
+        self._results.extend(response.results)
+        return True
+
+    def _keep(self, seat: int, events: Sequence[pb.Event], first: int) -> None:
+        """A seat's events as the batch answered them, seq after seq from ``first``."""
+        for expected, event in enumerate(events, start=first):
+            if event.seq != expected:
+                self._note(f"seat {seat} was answered seq {event.seq}, not {expected}")
+            self._versions.setdefault(event.seq, {})[seat] = event
+
+    def _at(self, seq: int) -> dict[int, pb.Event]:
+        """Every seat's version of one event: from the batch's answers, or the streams."""
+        if self._replayed:
+            return self._versions.get(seq, {})
+        assert self._streams is not None
+        return self._streams.at(seq)
 
     def _host_ruleset(self, rulesets: rpc.RulesetServiceStub, spec: Mapping[str, Any]) -> str:
         """The id under which the referee hosts the case's ruleset, its hash checked."""
         if "inline" not in spec:
-            hosted = self._ruleset(rulesets, str(spec["id"]))
+            hosted = self._hosted.get(str(spec["id"])) or self._ruleset(rulesets, str(spec["id"]))
             if hosted is None:
                 raise CaseError(
                     f"the referee at {self.target} does not host ruleset {spec['id']!r}"
                 )
+            self._hosted[hosted.id] = hosted  # a hosted ruleset never changes
             if "hash" in spec and spec["hash"] != hosted.hash:
                 raise CaseError(
                     f"ruleset {hosted.id!r} has hash {hosted.hash} on the referee, but the case "
@@ -506,6 +612,9 @@ class RemoteAdapter:
                 )
             return hosted.id
         text = yaml.safe_dump(dict(spec["inline"]), sort_keys=False)
+        known = self._inline.get(text)
+        if known is not None and str(spec.get("hash") or known.hash) == known.hash:
+            return known.id  # checked and hosted for an earlier case
         checked = self._call(
             rulesets.ValidateRuleset,
             pb.ValidateRulesetRequest(yaml=text, name=f"{self._case} (inline)"),
@@ -528,6 +637,7 @@ class RemoteAdapter:
                 f"the referee already hosts another ruleset with id {hosted.id!r} (hash "
                 f"{hosted.hash}, the case's is {wanted}): rename the inline ruleset"
             )
+        self._inline[text] = hosted
         return hosted.id
 
     def _ruleset(
@@ -571,8 +681,7 @@ class RemoteAdapter:
         """The most informative version of one event, the full one from a seat entitled to
         it; on the way, checks that every seat was told the same public facts and no
         secret."""
-        assert self._streams is not None
-        versions = self._streams.at(seq)
+        versions = self._at(seq)
         if not versions:
             raise RemoteError(f"no seat received the event with seq {seq}")
         first = versions[min(versions)]
@@ -621,9 +730,8 @@ class RemoteAdapter:
 
     def _check_deal_events(self, first: int = 1) -> None:
         """Each seat was dealt the case's cards, and saw no other seat's."""
-        assert self._streams is not None
         for seq in range(first, self.last_seq + 1):
-            for seat, event in self._streams.at(seq).items():
+            for seat, event in self._at(seq).items():
                 if event.WhichOneof("kind") != "hand_started":
                     continue
                 mine = sorted(event.hand_started.your_cards)
@@ -637,7 +745,11 @@ class RemoteAdapter:
         if not 0 <= seat < self.players:
             # The table hands out no credential for a seat it does not have, so the API
             # cannot even ask: the engine's refusal is the only answer there is.
+            if self._replayed:
+                self._next_result(seat, action)  # the referee refused it too
             raise Refused("unknown_seat", f"there is no seat {seat} at a table of {self.players}")
+        if self._replayed:
+            return self._act_replayed(seat, action)
         streams = self._streams
         assert streams is not None and self._channel is not None, "start() first"
         before = self.last_seq
@@ -673,8 +785,85 @@ class RemoteAdapter:
         self.last_seq = last
         return self._engine_events(before + 1, last)
 
+    def _next_result(self, seat: int, action: str) -> pb.TestActionResult:
+        """The referee's answer to the case's next action, sent with the batch."""
+        if not self._results and self._planned:
+            self._send_batch(after_seq=self.last_seq)
+        if not self._results or self._sent[0] != (seat, action):
+            raise RemoteError(
+                f"seat {seat} {action}: not the case's next action (the adapter replays the "
+                "steps of the case it started, in order)"
+            )
+        self._sent.pop(0)
+        return self._results.pop(0)
+
+    def _act_replayed(self, seat: int, action: str) -> list[dict[str, Any]]:
+        result = self._next_result(seat, action)
+        if len(result.views) != self.players:
+            raise RemoteError("ReplayTestActions did not answer every seat's view")
+        self._seat_views = list(result.views)
+        if result.refused:
+            raise Refused(result.refused, result.message)
+        before = self.last_seq
+        if len(result.events) != self.players:
+            raise RemoteError("ReplayTestActions did not answer every seat's events")
+        for told, events in enumerate(result.events):
+            self._keep(told, events.events, before + 1)
+        last = result.last_seq
+        seqs = [e.seq for e in result.events[seat].events]
+        if seqs != list(range(before + 1, last + 1)):
+            self._note(f"seat {seat} {action}: answered seqs {seqs}, not {before + 1}..{last}")
+        self.last_seq = last
+        return self._engine_events(before + 1, last)
+
+    def _check_streams(self) -> None:
+        """Every seat's stream, up to the case's last event, told what the batch answered
+        for that seat: read once the case is over, all of them at once, so that no step
+        waits for a stream and no thread reads one."""
+        assert self._channel is not None
+        play = rpc.PlayServiceStub(self._channel)
+        request = pb.WatchTableRequest(table_id=self.table_id, after_seq=0)
+        calls = [
+            play.WatchTable(request, metadata=self._md(seat), timeout=self.timeout)
+            for seat in range(self.players)
+        ]
+        try:
+            for seat, call in enumerate(calls):
+                self._check_stream(seat, call)
+        finally:
+            for call in calls:
+                call.cancel()
+
+    def _check_stream(self, seat: int, call: Any) -> None:
+        reached = 0
+        try:
+            for item in call:
+                if item.WhichOneof("item") != "event":
+                    self._note(f"seat {seat}'s stream sent a snapshot")
+                    continue
+                event = item.event
+                if event.seq != reached + 1:
+                    self._note(f"seat {seat}'s stream went from seq {reached} to {event.seq}")
+                reached = max(reached, event.seq)
+                answered = self._versions.get(event.seq, {}).get(seat)
+                if answered is not None and _without_clock(event) != _without_clock(answered):
+                    self._note(
+                        f"seq {event.seq}: the batch told seat {seat} {_short(answered)}, "
+                        f"its stream {_short(event)}"
+                    )
+                if reached >= self.last_seq:
+                    return
+        except grpc.RpcError as error:
+            raise RemoteError(
+                f"the event stream of seat {seat} stopped before seq {self.last_seq}: "
+                f"{_describe(error, refusal_of(error))}"
+            ) from error
+        self._note(f"seat {seat}'s stream ended at seq {reached}, before {self.last_seq}")
+
     def _catch_up(self) -> int:
         """Wait until every stream has the table's latest event (a deal, SessionOver)."""
+        if self._replayed:
+            return self.last_seq  # the batch answered every event of every action
         assert self._channel is not None and self._streams is not None, "start() first"
         table = self._call(
             rpc.TableServiceStub(self._channel).GetTable,
@@ -722,6 +911,13 @@ class RemoteAdapter:
     def _views(self) -> list[pb.SeatView]:
         """Every seat's view, asked for all at once: the calls overlap instead of each
         waiting out the round trip of the one before (most of a replay's time)."""
+        if self._replayed:
+            views = self._seat_views
+            for seat, view in enumerate(views):
+                if not view.ByteSize():
+                    raise RemoteError(f"the referee has no view for seat {seat}")
+            self._check_public(views)
+            return views
         assert self._channel is not None, "start() first"
         play = rpc.PlayServiceStub(self._channel)
         request = pb.GetViewRequest(table_id=self.table_id)
@@ -745,11 +941,14 @@ class RemoteAdapter:
             if not response.HasField("view"):
                 raise RemoteError(f"the referee has no view for seat {seat}")
             views.append(response.view)
+        self._check_public(views)
+        return views
+
+    def _check_public(self, views: Sequence[pb.SeatView]) -> None:
         public = _public_view(views[0])
         for seat, view in enumerate(views[1:], start=1):
             if _public_view(view) != public:
                 self._note(f"seat {seat}'s view disagrees with seat 0's on public facts")
-        return views
 
     def state(self) -> dict[str, Any]:
         views = self._views()
@@ -780,6 +979,15 @@ class RemoteAdapter:
         """Ends the case: its streams are cancelled and their threads joined.  The
         connection stays open for the next case (``disconnect`` closes it): closing a
         gRPC channel and opening another took longer than a short case's replay."""
+        try:
+            every = self.check_streams
+            sampled = every > 0 and (self._cases - 1) % every == 0
+            if self._replayed and sampled and self.table_id:
+                self._check_streams()
+        finally:
+            self._end_case()
+
+    def _end_case(self) -> None:
         if self._streams is not None:
             self._streams.close(self.timeout)
             self._streams = None
@@ -791,11 +999,17 @@ class RemoteAdapter:
         self._deal = []
         self._tokens = []
         self._outcome = None
+        self._replayed = False
+        self._planned = []
+        self._results = []
+        self._sent = []
+        self._versions = {}
+        self._seat_views = []
 
     def disconnect(self) -> None:
         """Ends the case and closes the connection to the referee (the next ``start``
         opens another)."""
-        self.close()
+        self._end_case()
         if self._channel is not None:
             self._channel.close()
             self._channel = None
@@ -808,6 +1022,20 @@ class RemoteAdapter:
 
 
 # --- small helpers ------------------------------------------------------------------------
+
+BATCH = 250
+"""Actions sent in one ``ReplayTestActions`` (its answer holds every seat's view after each;
+the referee takes at most 1,000)."""
+
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+"""A batch's answer may pass gRPC's default limit of 4 MiB for a long hand of six seats."""
+
+
+def _planned_actions(case: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """Every action of the case, each hand's in turn (a session deals its next hand itself
+    with the action that ends a hand)."""
+    hands = [case, *case.get("next_hands", [])]
+    return [(int(step["seat"]), str(step["action"])) for hand in hands for step in hand["steps"]]
 
 
 def _bearer(token: str) -> Metadata:

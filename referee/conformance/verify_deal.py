@@ -27,6 +27,8 @@ from bhabhi_client.fairdeal import DealCheck, FairDealError, check_case
 
 from referee.cards import card_str
 from referee.conformance.runner import CaseError, case_ruleset, load_case, one_line, validate_case
+from referee.engine.components import RuleBook, dealt_deck
+from referee.engine.record import deal_direction
 from referee.ruleset.loader import bundled_ruleset_paths
 from referee.ruleset.model import Ruleset
 
@@ -87,7 +89,8 @@ def ruleset_mismatch(check: DealCheck, rules: Ruleset) -> str:
     """Where the export's deck, direction or player count is not the ruleset's ("" if
     nowhere): a fair shuffle of the wrong deck is not a fair deal."""
     fair = check.fair_deal
-    deck = [card_str(c) for c in rules.deck.cards()]
+    book = RuleBook.of(rules)
+    deck = [card_str(c) for c in dealt_deck(book, fair.players)]
     exported = {str(card) for card in fair.deck}
     if exported != set(deck):
         extra = [str(card) for card in fair.deck if str(card) not in deck]
@@ -98,10 +101,10 @@ def ruleset_mismatch(check: DealCheck, rules: Ruleset) -> str:
             f"the export's deck ({len(exported)} cards) is not ruleset {rules.id}'s "
             f"({len(deck)} cards): {' and '.join(what)}"
         )
-    if fair.direction != rules.direction.value:
-        return (
-            f"the export deals {fair.direction}, but ruleset {rules.id} plays "
-            f"{rules.direction.value}"
+    if fair.direction != deal_direction(book):
+        how = "plays" if book.deal_step == book.step else "deals (deal.order: seat_order, H4)"
+        return f"the export deals {fair.direction}, but ruleset {rules.id} {how} " + (
+            deal_direction(book)
         )
     if not rules.players.allows(fair.players):
         return f"ruleset {rules.id} is not played by {fair.players} players"

@@ -79,6 +79,8 @@ class RuleBook:
     max_tricks: int
     at_max_most_cards: bool
     at_dead_most_cards: bool
+    at_dead_plays_on: bool
+    """H31: a dead position does not end the hand; it is played on to ``max_tricks``."""
     teams: bool
     """V2: partners sit opposite."""
     illegal_play_penalty: bool
@@ -98,6 +100,10 @@ class RuleBook:
     """H22: one take pass before each trick, in play order from the leader."""
     take_owed_by_tochoo: bool
     """H24: only a player who picked up a neighbour's tochoo takes, that neighbour's hand."""
+    remove_lowest: bool
+    """H1: before the shuffle the lowest cards that would make hands unequal leave play."""
+    deal_step: int
+    """C4 (the play step) or H4 (+1, clockwise in seat order): the way the cards go round."""
     fast_playout: bool
     """Whether ``playout.random_playout`` knows every rule that is on.  The fast playout
     repeats the rules for speed and leaves the house rules to ``Hand``: with any of them on,
@@ -158,7 +164,8 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         two_left_pickup_loses=end.two_left_pickup_loses,
         max_tricks=end.max_tricks,
         at_max_most_cards=end.at_max_tricks is m.ForcedEnd.MOST_CARDS,
-        at_dead_most_cards=end.at_dead_position is m.ForcedEnd.MOST_CARDS,
+        at_dead_most_cards=end.at_dead_position is m.DeadPositionEnd.MOST_CARDS,
+        at_dead_plays_on=end.at_dead_position is m.DeadPositionEnd.PLAY_ON,
         teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
         illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
         timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,
@@ -168,6 +175,8 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         take_with_two_left=take.with_two_left,
         take_pass_in_turn=take.per_trick is m.TakesPerTrick.PASS_IN_TURN,
         take_owed_by_tochoo=take.when is m.TakeHandWhen.AFTER_NEIGHBOUR_TOCHOO,
+        remove_lowest=rules.deal.remainder is m.DealRemainder.REMOVE_LOWEST,
+        deal_step=1 if rules.deal.order is m.DealOrder.SEAT_ORDER else _step(rules),
         fast_playout=_fast_playout(rules),
     )
 
@@ -199,6 +208,42 @@ def _taking_rules_on(take: m.TakeHand) -> bool:
     )
 
 
+def _step(rules: m.Ruleset) -> int:
+    return 1 if rules.direction is m.Direction.CLOCKWISE else -1
+
+
 def _fast_playout(rules: m.Ruleset) -> bool:
     """True when no rule that only ``Hand`` plays is on (one condition per house rule)."""
-    return not _taking_rules_on(rules.take_hand)
+    deal_rules = (
+        rules.deal.remainder is not m.DealRemainder.DEAL_OUT,  # H1: a smaller deck
+        # H4: seat order is another deal order only when play goes counterclockwise
+        rules.deal.order is m.DealOrder.SEAT_ORDER
+        and rules.direction is m.Direction.COUNTERCLOCKWISE,
+    )
+    return not any(deal_rules) and not _taking_rules_on(rules.take_hand)
+
+
+def removed_cards(book: RuleBook, players: int) -> tuple[int, ...]:
+    """H1: the cards taken out of play before the shuffle, in ascending id order.
+
+    As many as the pack has cards beyond an equal share each (cards mod players), the lowest
+    in strength first (the ruleset's rank order, so with aces low the aces), of equal
+    strength in suit order clubs, diamonds, hearts, spades, the first pack first.  None
+    without ``deal.remainder: remove_lowest``."""
+    extra = len(book.deck) % players if book.remove_lowest else 0
+    if not extra:
+        return ()
+    lowest = sorted(
+        book.deck,
+        key=lambda c: (book.strength[c], book.suit[c], c // CARDS_PER_PACK),
+    )
+    return tuple(sorted(lowest[:extra]))
+
+
+def dealt_deck(book: RuleBook, players: int) -> tuple[int, ...]:
+    """The cards shuffled and dealt (C4): the deck, less what H1 takes out of play."""
+    removed = removed_cards(book, players)
+    if not removed:
+        return book.deck
+    gone = set(removed)
+    return tuple(c for c in book.deck if c not in gone)

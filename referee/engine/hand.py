@@ -203,9 +203,13 @@ class Hand:
         self._step = self.book.step
         deck = self.book.deck
         self._deck_mask = mask_of(deck)
+        self.removed: tuple[Card, ...] = rule.removed_cards(self.book, players)
+        """H1: the cards taken out of play, face up, before the shuffle (none without it)."""
         if deal is None:
             assert seed is not None
-            dealt = shuffle_deal(deck, seed, players, self.dealer, self._step)
+            dealt = shuffle_deal(
+                rule.dealt_deck(self.book, players), seed, players, self.dealer, self.book.deal_step
+            )
         else:
             dealt = self._check_deal(deal)
         self.seed = None if seed is None else seed_bytes(seed)
@@ -241,6 +245,8 @@ class Hand:
         self.turn = -1
         self.takes_this_trick = 0
         self._open_take_window(None)
+        self.last_picker = -1
+        """H2: the seat that last picked up cards (a pickup, a tochoo, a C12 penalty), or -1."""
         self.outcome: Outcome | None = None
         self.history: list[tuple[int, Action]] = []
         self.events: list[Event] | None = [] if record else None
@@ -269,6 +275,13 @@ class Hand:
                 if seen >> card & 1:
                     raise EngineError(f"{card_str(card)} is dealt twice")
                 seen |= 1 << card
+        removed = seen & mask_of(self.removed)
+        if removed:
+            raise EngineError(
+                f"{cards_str(removed)} is dealt, but with {self.players} players the deal "
+                f"takes {cards_str(mask_of(self.removed))} out of play "
+                "(deal.remainder: remove_lowest, H1)"
+            )
         return [list(h) for h in deal]
 
     def _first_leader(self) -> tuple[int, int]:
@@ -812,6 +825,7 @@ class Hand:
         else:
             self.hands[picker] |= trick_mask
             self.known[picker] |= trick_mask
+            self.last_picker = picker
             from_waste = 0
             if book.pickup_takes_waste and self.waste:
                 from_waste = self.waste.bit_count()

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from referee.engine import components as rule
 from referee.engine.components import RuleBook
-from referee.engine.deadpos import pickup_is_dead
+from referee.engine.deadpos import detects_dead_positions, pickup_is_dead
 from referee.engine.hand import take_target
 from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, deal_masks, seed_bytes
 from referee.engine.types import PICK_UP, TAKE_HAND, Action, EngineError, Outcome, Termination
@@ -138,7 +138,7 @@ def random_playout(
     once = book.take_hand_once_per_trick
     two_left_loses = book.two_left_pickup_loses
     max_tricks = book.max_tricks
-    dead_check = book.pickup_when_void and not take_hand  # deadpos.dead_position_check
+    dead_check = detects_dead_positions(book)  # as Hand's deadpos.dead_position_check
 
     out = [False] * n_seats
     out_order: list[int] = []
@@ -453,7 +453,7 @@ def _end_between_tricks(
         return Termination.ALL_OUT, None
     if trick_no >= book.max_tricks:
         return Termination.MAX_TRICKS, _forced_loser(ring, hands, book.at_max_most_cards)
-    if book.pickup_when_void and not book.take_hand and trick_no > 0:
+    if detects_dead_positions(book) and trick_no > 0:
         at = ring.index(leader)
         if pickup_is_dead(book, ring[at:] + ring[:at], hands, waste):
             return Termination.DEAD_POSITION, _forced_loser(ring, hands, book.at_dead_most_cards)

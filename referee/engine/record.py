@@ -16,6 +16,7 @@ from collections.abc import Collection
 from typing import Any
 
 from referee.cards import card_str
+from referee.engine.components import RuleBook, dealt_deck
 from referee.engine.hand import Hand
 from referee.engine.shuffle import seed_commitment as commitment_of
 from referee.ruleset.model import Ruleset
@@ -56,11 +57,18 @@ def state_of(hand: Hand, view_keys: Collection[str] | None = None) -> dict[str, 
     }
 
 
+def deal_direction(book: RuleBook) -> str:
+    """The way the cards go round (``fair_deal.direction``): the direction of play (C4), or
+    clockwise under ``deal.order: seat_order`` (H4)."""
+    return "clockwise" if book.deal_step == 1 else "counterclockwise"
+
+
 def fair_deal_of(hand: Hand, seed_commitment: str | None = None) -> dict[str, Any] | None:
     """What checking the deal needs, in one place of the case: the seed as text, the
-    commitment, the players, the dealer, the direction of play and the deck in ascending
-    card id.  None for a hand without a seed, or with one that is not UTF-8 text (an engine
-    seed of raw bytes; the referee's are hex digits)."""
+    commitment, the players, the dealer, the direction of the deal (of play, or H4's seat
+    order) and the deck shuffled, in ascending card id (without the cards H1 takes out).
+    None for a hand without a seed, or with one that is not UTF-8 text (an engine seed of
+    raw bytes; the referee's are hex digits)."""
     if hand.seed is None:
         return None
     try:
@@ -72,8 +80,8 @@ def fair_deal_of(hand: Hand, seed_commitment: str | None = None) -> dict[str, An
         "commitment": commitment_of(hand.seed) if seed_commitment is None else seed_commitment,
         "players": hand.players,
         "dealer": hand.dealer,
-        "direction": hand.rules.direction.value,
-        "deck": [card_str(c) for c in hand.rules.deck.cards()],
+        "direction": deal_direction(hand.book),
+        "deck": [card_str(c) for c in dealt_deck(hand.book, hand.players)],
     }
 
 

@@ -5,11 +5,56 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.cards import Card
+from referee.cards import Card, cards_in
 from referee.engine.hand import Hand
 from referee.engine.shuffle import Seed, hand_seed
 from referee.engine.types import EngineError, Outcome
-from referee.ruleset.model import DealerMoves, Direction, Ruleset
+from referee.ruleset.model import ChipsBy, DealerMoves, Direction, Ruleset
+
+
+def dealer_step(rules: Ruleset) -> int:
+    """C5: +1 when the deal passes clockwise after a hand, -1 counterclockwise.  Under H2
+    (``bhabhi_deals``, ``last_picker_deals``) this is the way the deal moves on when the
+    previous hand names nobody: with play."""
+    moves = rules.deal.dealer_moves
+    if moves is DealerMoves.CLOCKWISE:
+        return 1
+    if moves is DealerMoves.COUNTERCLOCKWISE:
+        return -1
+    return 1 if rules.direction is Direction.CLOCKWISE else -1
+
+
+def rotation_dealer(rules: Ruleset, players: int, number: int, first_dealer: int) -> int:
+    """C5: the dealer of hand ``number`` (0-based) when the deal goes round the table.
+
+    Under H2 the dealer of a hand depends on the previous hand, which ``Session.dealer_of``
+    follows; hands played independently of each other (a simulation's, each from its own
+    seed) have no previous hand, so they take this rotation (with play) instead."""
+    return (first_dealer + dealer_step(rules) * number) % players
+
+
+def following_dealer(rules: Ruleset, previous: Hand) -> int:
+    """H2: the dealer of the hand after ``previous`` (which is over): its Bhabhi
+    (``bhabhi_deals``) or whoever last picked up cards in it (``last_picker_deals``, also
+    H11); when it names nobody, the player after its dealer in the direction of play."""
+    moves = rules.deal.dealer_moves
+    chosen = -1
+    if moves is DealerMoves.BHABHI_DEALS and previous.outcome is not None:
+        chosen = -1 if previous.outcome.bhabhi is None else previous.outcome.bhabhi
+    elif moves is DealerMoves.LAST_PICKER_DEALS:
+        chosen = previous.last_picker
+    if chosen >= 0:
+        return chosen
+    return (previous.dealer + dealer_step(rules)) % previous.players
+
+
+def card_points(cards: int) -> int:
+    """H28: the points of a set of cards (a mask): 2 to 10 at face value, J, Q, K 10, A 1."""
+    total = 0
+    for card in cards_in(cards):
+        rank = card % 13  # 0 is the 2, 8 the 10, 9 to 11 J Q K, 12 the ace
+        total += rank + 2 if rank <= 8 else 10 if rank <= 11 else 1
+    return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +104,9 @@ class Session:
         self.hand_limit = rules.session.hands if hands is None else hands
         self.bhabhi_limit = rules.session.bhabhi_limit if bhabhi_limit is None else bhabhi_limit
         self.dealer = (rules.deal.first_dealer if first_dealer is None else first_dealer) % players
-        moves = rules.deal.dealer_moves
-        if moves is DealerMoves.WITH_PLAY:
-            self._dealer_step = 1 if rules.direction is Direction.CLOCKWISE else -1
-        else:
-            self._dealer_step = 1 if moves is DealerMoves.CLOCKWISE else -1
         self.record = record
+        self._previous: Hand | None = None
+        """The hand dealt last (the current one, or the last closed): H2 deals from it."""
         self.outcomes: list[Outcome] = []
         """The closed hands' outcomes (a hand is closed when the next is dealt)."""
         self.bhabhi_counts = [0] * players
@@ -124,23 +166,43 @@ class Session:
             dealer=dealer,
             record=self.record,
         )
+        self._previous = self.current
         return self.current
 
     def dealer_of(self, number: int) -> int:
-        """C5: the dealer of hand ``number`` (0-based)."""
-        return (self.dealer + self._dealer_step * number) % self.players
+        """C5: the dealer of hand ``number`` (0-based), the one place that decides it.
+
+        Under H2 (``bhabhi_deals``, ``last_picker_deals``) a hand's dealer follows from the
+        hand before it, so it is known only for the first hand and for the next one to deal
+        once the previous is over."""
+        if not self.rules.deal.dealer_moves.follows_outcome or number == 0:
+            return rotation_dealer(self.rules, self.players, number, self.dealer)
+        previous = self._previous
+        dealt = self.hands_played + (1 if self.current is not None else 0)
+        if number != dealt or previous is None or not previous.is_over:
+            raise EngineError(
+                f"under deal.dealer_moves: {self.rules.deal.dealer_moves} (H2) the dealer of "
+                f"hand {number} follows from how hand {number - 1} ended, which is not known yet"
+            )
+        return following_dealer(self.rules, previous)
 
     def _close(self, hand: Hand) -> None:
         assert hand.outcome is not None
         self.outcomes.append(hand.outcome)
-        self._charge(hand.outcome, self.bhabhi_counts, self.paid)
+        self._charge(hand, self.bhabhi_counts, self.paid)
         self.current = None
 
-    def _charge(self, outcome: Outcome, counts: list[int], paid: list[int]) -> None:
-        """C14, C15: the hand's Bhabhi has lost once more and pays chips into the pot."""
+    def _charge(self, hand: Hand, counts: list[int], paid: list[int]) -> None:
+        """C14, C15: the hand's Bhabhi has lost once more and pays chips into the pot: the
+        stake (C15), or under H28 the stake times the points of the cards left in hand."""
+        outcome = hand.outcome
+        assert outcome is not None
         if outcome.bhabhi is not None:
             counts[outcome.bhabhi] += 1
-            paid[outcome.bhabhi] += self.rules.session.chips
+            stake = self.rules.session.chips
+            if self.rules.session.chips_by is ChipsBy.CARD_POINTS:
+                stake *= card_points(hand.hands[outcome.bhabhi])
+            paid[outcome.bhabhi] += stake
 
     def finish(self) -> SessionResult:
         """The session's result so far (C14, C15); closes a finished current hand first."""
@@ -156,7 +218,7 @@ class Session:
         current = self.current
         if current is not None and current.outcome is not None:
             played += 1
-            self._charge(current.outcome, counts, paid)
+            self._charge(current, counts, paid)
         top = max(counts)
         losers = tuple(s for s, c in enumerate(counts) if c == top) if top > 0 else ()
         fewest = min(counts)

@@ -145,6 +145,22 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "H22": (_TAKES, _is("take_hand.per_trick", "pass_in_turn")),
     "H23": (_TAKES, _is("take_hand.from", "next_in_turn", "either_neighbour", "any_player")),
     "H24": (_is("take_hand.when", "after_neighbour_tochoo"),),
+    # H31: a dead hand is played on to the bound (the engine's exact detection settles the
+    # other reading, an outcome that does not depend on when the position is noticed, for
+    # every ruleset; only playing on is an option a ruleset can switch off).
+    "H31": (_is("end.at_dead_position", "play_on"),),
+    # House rules of deal, seating and scoring (optional options: their defaults are C4, C15).
+    "H1": (_optional("deal.remainder", "deal_out", "remove_lowest"),),
+    "H2": (_is("deal.dealer_moves", "bhabhi_deals", "last_picker_deals"),),
+    "H3": (
+        Condition(
+            (("players", "min"), ("players", "max"), ("deck", "packs")),
+            lambda low, high, packs: low < 3 or (packs == 1 and high > 8),
+            "players.min: 2, or players.max: 9 or 10 with deck.packs: 1",
+        ),
+    ),
+    "H4": (_optional("deal.order", "with_play", "seat_order"),),
+    "H28": (_optional("session.chips_by", "bhabhi", "card_points"),),
 }
 """The options under which a ruleset follows each clause that an option can switch off."""
 

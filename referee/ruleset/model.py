@@ -44,6 +44,29 @@ class DealerMoves(StrEnum):
     CLOCKWISE = "clockwise"
     COUNTERCLOCKWISE = "counterclockwise"
     WITH_PLAY = "with_play"
+    BHABHI_DEALS = "bhabhi_deals"
+    """H2: the previous hand's Bhabhi deals (with none, the deal moves on with play)."""
+    LAST_PICKER_DEALS = "last_picker_deals"
+    """H2, H11: whoever last picked up cards in the previous hand deals (else with play)."""
+
+    @property
+    def follows_outcome(self) -> bool:
+        """H2: the next dealer depends on how the previous hand went, not only on its number."""
+        return self in (DealerMoves.BHABHI_DEALS, DealerMoves.LAST_PICKER_DEALS)
+
+
+class DealRemainder(StrEnum):
+    """H1: what happens to the cards that cannot be dealt evenly."""
+
+    DEAL_OUT = "deal_out"
+    REMOVE_LOWEST = "remove_lowest"
+
+
+class DealOrder(StrEnum):
+    """H4: which way round the cards are dealt."""
+
+    WITH_PLAY = "with_play"
+    SEAT_ORDER = "seat_order"
 
 
 class IfLeadCardAbsent(StrEnum):
@@ -150,6 +173,14 @@ class ForcedEnd(StrEnum):
     MOST_CARDS = "most_cards"
 
 
+class DeadPositionEnd(StrEnum):
+    """``end.at_dead_position``: a forced end (as ``ForcedEnd``), or H31's playing on."""
+
+    NO_BHABHI = "no_bhabhi"
+    MOST_CARDS = "most_cards"
+    PLAY_ON = "play_on"
+
+
 class IllegalPlay(StrEnum):
     REJECT = "reject"
     PICKUP_PENALTY = "pickup_penalty"
@@ -162,6 +193,21 @@ class TimeoutMove(StrEnum):
 
 DEFAULT_TIMEOUT_MOVE = TimeoutMove.LOWEST_CARD
 """``timeout_move`` of a ruleset that leaves it out (the schema's ``default``)."""
+
+
+class ChipsBy(StrEnum):
+    """C15 or H28: what a Bhabhi pays into the pot."""
+
+    BHABHI = "bhabhi"
+    CARD_POINTS = "card_points"
+
+
+DEFAULT_DEAL_REMAINDER = DealRemainder.DEAL_OUT
+"""``deal.remainder`` left out: the whole pack is dealt, as evenly as it goes (C4)."""
+DEFAULT_DEAL_ORDER = DealOrder.WITH_PLAY
+"""``deal.order`` left out: the cards go round in the direction of play (C4)."""
+DEFAULT_CHIPS_BY = ChipsBy.BHABHI
+"""``session.chips_by`` left out: each Bhabhi pays ``chips`` (C15)."""
 
 
 DEFAULT_TAKE_CONSENT = False
@@ -177,6 +223,15 @@ class Localized:
     en: str
     de: str
     pl: str
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A published description or implementation a ruleset follows."""
+
+    name: str
+    url: str | None
+    follows: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +279,10 @@ class Players:
 class Deal:
     first_dealer: int
     dealer_moves: DealerMoves
+    remainder: DealRemainder = DEFAULT_DEAL_REMAINDER
+    """H1: deal out every card (C4), or first take out the lowest that would not go round."""
+    order: DealOrder = DEFAULT_DEAL_ORDER
+    """H4: deal in the direction of play (C4), or clockwise in seat order whatever it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +332,7 @@ class End:
     two_left_pickup_loses: bool
     max_tricks: int
     at_max_tricks: ForcedEnd
-    at_dead_position: ForcedEnd
+    at_dead_position: DeadPositionEnd
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +340,8 @@ class Session:
     hands: int | None
     bhabhi_limit: int | None
     chips: int
+    chips_by: ChipsBy = DEFAULT_CHIPS_BY
+    """C15 (a Bhabhi pays ``chips``) or H28 (``chips`` times the points left in hand)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -291,6 +352,8 @@ class Ruleset:
     title: Localized
     description: Localized
     clauses: tuple[str, ...]
+    sources: tuple[Source, ...]
+    """Where the rules come from (optional; none for a ruleset that names none)."""
     deck: Deck
     players: Players
     direction: Direction
@@ -332,6 +395,10 @@ class Ruleset:
             title=Localized(**data["title"]),
             description=Localized(**data["description"]),
             clauses=tuple(data["clauses"]),
+            sources=tuple(
+                Source(name=s["name"], url=s.get("url"), follows=s.get("follows"))
+                for s in data.get("sources", ())
+            ),
             deck=Deck(
                 packs=deck["packs"],
                 ranks=tuple(deck["ranks"]),
@@ -341,7 +408,10 @@ class Ruleset:
             players=Players(min=players["min"], max=players["max"], teams=Teams(players["teams"])),
             direction=Direction(data["direction"]),
             deal=Deal(
-                first_dealer=deal["first_dealer"], dealer_moves=DealerMoves(deal["dealer_moves"])
+                first_dealer=deal["first_dealer"],
+                dealer_moves=DealerMoves(deal["dealer_moves"]),
+                remainder=DealRemainder(deal.get("remainder", DEFAULT_DEAL_REMAINDER)),
+                order=DealOrder(deal.get("order", DEFAULT_DEAL_ORDER)),
             ),
             first_lead=FirstLead(
                 card=parse_card(first_lead["card"]),
@@ -379,7 +449,7 @@ class Ruleset:
                 two_left_pickup_loses=bool(end["two_left_pickup_loses"]),
                 max_tricks=end["max_tricks"],
                 at_max_tricks=ForcedEnd(end["at_max_tricks"]),
-                at_dead_position=ForcedEnd(end["at_dead_position"]),
+                at_dead_position=DeadPositionEnd(end["at_dead_position"]),
             ),
             illegal_play=IllegalPlay(data["illegal_play"]),
             timeout_move=TimeoutMove(data.get("timeout_move", DEFAULT_TIMEOUT_MOVE)),
@@ -387,6 +457,7 @@ class Ruleset:
                 hands=session["hands"],
                 bhabhi_limit=session["bhabhi_limit"],
                 chips=session["chips"],
+                chips_by=ChipsBy(session.get("chips_by", DEFAULT_CHIPS_BY)),
             ),
             source=source,
         )

@@ -19,7 +19,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
 from referee import bundled
-from referee.cards import CardSyntaxError, parse_card
+from referee.cards import CardSyntaxError, card_str, parse_card
 from referee.ruleset.problems import Code, Problem
 from referee.ruleset.yamlsafe import KeyPath, Mark, dotted
 
@@ -252,6 +252,15 @@ def _bad_format(path: KeyPath, instance: object, subschema: Mapping[str, Any]) -
                 parse_card(text)
             except CardSyntaxError as exc:
                 return str(exc)
+        try:
+            canonical = card_str(parse_card(text)) if text == str(instance) else None
+        except CardSyntaxError:
+            canonical = None
+        if canonical is not None:  # TS, 10s: a card, written another way
+            return (
+                f"{text!r}: a ruleset writes each card one way, rank then suit in capitals "
+                f"with the ten as 10: write {canonical}"
+            )
         return (
             f"{text!r} is not a card as this key takes it: rank then suit in capitals, "
             "for example AS, 10H, 2C"
@@ -264,7 +273,7 @@ def _bad_format(path: KeyPath, instance: object, subschema: Mapping[str, Any]) -
     if len(path) >= 2 and path[-2] == "clauses":
         return (
             f"{text!r} is not a clause ID of the rules catalogue "
-            "(C1-C16, P1-P3, D1-D2, V1-V5, B1-B9, X1-X5, H1-H31)"
+            "(C1-C16, P1-P3, D1-D2, V1-V5, B1-B9, X1-X5, H1-H31: `bhabhi rules clauses`)"
         )
     return f"{text!r} does not have the expected form (pattern {pattern})"
 

@@ -73,6 +73,8 @@ def semantic_problems(
                 f"players.min ({low}) is greater than players.max ({high})",
             )
 
+    _check_table_size(values, report)
+
     teams = values.get(("players", "teams"))
     if teams is not None and teams[0] == "partners_opposite":
         for key in ("min", "max"):
@@ -197,6 +199,34 @@ def _check_neighbour_debt(values: Values, report: Report) -> None:
             "up a neighbour's tochoo take that neighbour's hand, but with "
             "off_suit.tochoo_picked_up_by: tochoo_player the tochoo's own player picks it "
             "up: no hand would ever be taken; use highest_of_led",
+        )
+
+
+MIN_PLAYERS = 2
+"""H3: the fewest players any ruleset may allow (two play each other)."""
+MAX_PLAYERS = {1: 10, 2: 16}
+"""H3, X4: the most players a ruleset may allow with so many packs: ten with one pack (H3),
+sixteen with two (the X4 ruleset ``two-packs``; H3's sources stop at twelve)."""
+
+
+def _check_table_size(values: Values, report: Report) -> None:
+    """H3: two players at least; at most ten with one pack, sixteen with two (X4)."""
+    low = values.get(("players", "min"))
+    if low is not None and low[0] < MIN_PLAYERS:
+        report(
+            (("players", "min"),),
+            f"players.min is {low[0]}, but Bhabhi needs at least {MIN_PLAYERS} players (H3)",
+        )
+    high_packs = values.get(("players", "max"), ("deck", "packs"))
+    if high_packs is None:
+        return
+    high, packs = high_packs
+    most = MAX_PLAYERS.get(packs, max(MAX_PLAYERS.values()))
+    if high > most:
+        report(
+            (("players", "max"), ("deck", "packs")),
+            f"players.max is {high}, but with {_plural(packs, 'pack')} at most {most} may "
+            f"play (H3: up to 10 with one pack; X4: up to 16 with two)",
         )
 
 

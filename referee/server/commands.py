@@ -130,7 +130,8 @@ def register(subparsers: Subparsers) -> None:
     serve.add_argument(
         "--db",
         default=os.environ.get("BHABHI_DB"),
-        help="SQLite database file, whose folder must exist, or a PostgreSQL URL such as "
+        help="SQLite database file, whose folder must exist, :memory: (nothing kept, for a "
+        "conformance run's referee), or a PostgreSQL URL such as "
         "postgresql://user:password@host:5432/db (add ?options=-csearch_path%%3Dname for a "
         "schema other than the default; the store creates its tables) "
         f"(default {DEFAULT_DB}, its folder created if need be; env BHABHI_DB)",

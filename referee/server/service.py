@@ -319,9 +319,50 @@ class PlayService(_Servicer, rpc.PlayServiceServicer):
             await self.refuse(context, "WatchTable", refusal, request.table_id)
 
     @_refusals
+    async def ReplayTestActions(
+        self, request: pb.ReplayTestActionsRequest, context: Context
+    ) -> pb.ReplayTestActionsResponse:
+        replay = await self.referee.replay_test_actions(
+            request.table_id,
+            _token(context),
+            [(step.seat, action_of(step.action)) for step in request.actions],
+            request.expected_seq,
+            request.after_seq,
+        )
+        now = self.referee.now()
+        seats = range(len(replay.table.seats))
+        response = pb.ReplayTestActionsResponse(last_seq=replay.table.last_seq)
+        for seat in seats:
+            told = response.history.add()
+            for e in replay.history:
+                event_message(tb.for_seat(e, seat), now, told.events.add())
+        _fill_views(response.views, replay.views)
+        for step in replay.steps:
+            result = response.results.add(last_seq=step.last_seq)
+            if step.refusal is not None:
+                result.refused = step.refusal.reason
+                result.message = step.refusal.message("en")
+            else:
+                for seat in seats:
+                    told = result.events.add()
+                    for e in step.events:
+                        event_message(tb.for_seat(e, seat), now, told.events.add())
+            _fill_views(result.views, step.views)
+        return response
+
+    @_refusals
     async def ExportHand(
         self, request: pb.ExportHandRequest, context: Context
     ) -> pb.ExportHandResponse:
         return pb.ExportHandResponse(
             case_yaml=await self.referee.export(request.table_id, request.hand_number)
         )
+
+
+def _fill_views(into: Any, views: tuple[int, list[Any]]) -> None:
+    """Every seat's view into a repeated SeatView field (an empty one between hands)."""
+    hand_number, shown = views
+    for view in shown:
+        message = into.add()
+        if view is not None:
+            message.CopyFrom(view_message(view, hand_number))

@@ -25,9 +25,10 @@ from typing import Any, NamedTuple
 from referee.engine.components import RuleBook
 from referee.engine.hand import Hand
 from referee.engine.playout import random_playout
+from referee.engine.session import rotation_dealer
 from referee.engine.shuffle import Seed, hand_seed, seed_bytes
 from referee.engine.types import PickedUp, Termination
-from referee.ruleset.model import DealerMoves, Direction, Ruleset
+from referee.ruleset.model import Ruleset
 from referee.sim.bots import Bot, HeuristicBot, RandomBot
 from referee.sim.play import bots_rng, play_hand
 
@@ -71,13 +72,13 @@ class Simulation:
 
 
 def dealer_of(rules: Ruleset, players: int, index: int) -> int:
-    """The dealer of hand ``index`` as ``Session`` moves the deal (C5)."""
-    moves = rules.deal.dealer_moves
-    if moves is DealerMoves.WITH_PLAY:
-        step = 1 if rules.direction is Direction.CLOCKWISE else -1
-    else:
-        step = 1 if moves is DealerMoves.CLOCKWISE else -1
-    return (rules.deal.first_dealer + step * index) % players
+    """The dealer of hand ``index`` as ``Session`` moves the deal round the table (C5).
+
+    A simulation's hands are independent (each from its own seed, so that they can be
+    split over processes), so under H2 (``bhabhi_deals``, ``last_picker_deals``), where
+    a session's dealer follows from the previous hand, they take the rotation with play
+    that H2 falls back on (``session.rotation_dealer``)."""
+    return rotation_dealer(rules, players, index, rules.deal.first_dealer)
 
 
 def make_bot(name: str, rules: Ruleset) -> Bot:

@@ -1,4 +1,5 @@
-"""Which store a ``--db`` value means: a PostgreSQL URL, or else a SQLite file.
+"""Which store a ``--db`` value means: a PostgreSQL URL, ``:memory:`` (nothing kept: for a
+conformance run's referee), or else a SQLite file.
 
 One place decides, so that ``bhabhi serve``, ``create_server`` and the benchmarks agree, and
 so that what is printed about the store never shows a password given in the URL.  The
@@ -13,6 +14,9 @@ from referee.server.store import Store
 
 DEFAULT_DB = Path("var") / "referee.sqlite3"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+MEMORY = ":memory:"
+"""``--db :memory:``: the tables live in the process only and are gone when it ends (a
+conformance run's referee, whose tables nobody needs afterwards; no fsync per action)."""
 
 
 def is_postgres_url(db: str | Path | None) -> bool:
@@ -27,6 +31,10 @@ def open_store(db: str | Path | None) -> Store:
 
         assert isinstance(db, str)
         return PostgresStore(db)
+    if db == MEMORY:
+        from referee.server.store.memory import MemoryStore
+
+        return MemoryStore()
     from referee.server.store.sqlite import SqliteStore
 
     return SqliteStore(Path(db) if db is not None else DEFAULT_DB)
@@ -39,7 +47,7 @@ def missing_folder(db: str | Path) -> Path | None:
     The SQLite store creates the folders its file is in, which suits the default
     ``var/referee.sqlite3``; a path given explicitly whose folder is missing is more likely
     a typo or an unmounted volume, and a database quietly made there would be lost."""
-    if is_postgres_url(db):
+    if is_postgres_url(db) or db == MEMORY:
         return None
     folder = Path(db).parent
     return None if folder.is_dir() else folder
@@ -52,4 +60,6 @@ def describe_store(db: str | Path | None) -> str:
 
         assert isinstance(db, str)
         return redact(db)
+    if db == MEMORY:
+        return "memory (nothing is kept)"
     return str(db if db is not None else DEFAULT_DB)

@@ -405,43 +405,100 @@ class Referee:
         async def attempt() -> tuple[list[TableEvent], int, int]:
             # Found again under the lock: after a catch-up (replicas) the seat a credential
             # stood for may have been given up and taken by someone else.
-            seat = access.seat_of(table, token)
-            earlier = table.answers.get((seat, request_id))
-            if earlier is not None:
-                if earlier.fingerprint != str(action):
-                    raise Refusal(Reason.REQUEST_ID_REUSED)
-                events = table.log[earlier.first_seq - 1 : earlier.last_seq]
-                return events, seat, earlier.last_seq
-            if self.closing:
-                raise Refusal(Reason.UNAVAILABLE)
-            hand = table.hand
-            if table.status == FINISHED:
-                raise Refusal(Reason.HAND_OVER)  # the last hand is over, and the session
-            if table.status != PLAYING or hand is None:
-                raise Refusal(Reason.TABLE_NOT_PLAYING)
-            last = table.last_seq
-            if expected_seq != last:
-                raise Refusal(Reason.STALE_SEQ, last_seq=last, expected_seq=expected_seq)
-            verified = _judge(hand, seat, action)
-            try:
-                try_on_copy(table, hand, seat, action)
-            except EngineError as error:
-                raise Refusal(Reason.BAD_TABLE_SETTINGS, detail=str(error)) from error
-            move = Move(seat, action, request_id, secrets.token_hex(32))
-            await self.ledger.commit(table, move, verified=verified)
-            return table.log[last:], seat, table.last_seq  # the events of this move
+            return await self._move(
+                table, access.seat_of(table, token), action, request_id, expected_seq
+            )
 
         answer = await self.ledger.locked(table, attempt)
         self.clocks.arm(table)
         return answer
 
+    async def _move(
+        self, table: Table, seat: int, action: Action, request_id: str, expected_seq: int
+    ) -> tuple[list[TableEvent], int, int]:
+        """Check and commit one action of ``seat`` (under the table's lock): the one path of
+        ``act`` and ``replay_test_actions``."""
+        earlier = table.answers.get((seat, request_id))
+        if earlier is not None:
+            if earlier.fingerprint != str(action):
+                raise Refusal(Reason.REQUEST_ID_REUSED)
+            events = table.log[earlier.first_seq - 1 : earlier.last_seq]
+            return events, seat, earlier.last_seq
+        if self.closing:
+            raise Refusal(Reason.UNAVAILABLE)
+        hand = table.hand
+        if table.status == FINISHED:
+            raise Refusal(Reason.HAND_OVER)  # the last hand is over, and the session
+        if table.status != PLAYING or hand is None:
+            raise Refusal(Reason.TABLE_NOT_PLAYING)
+        last = table.last_seq
+        if expected_seq != last:
+            raise Refusal(Reason.STALE_SEQ, last_seq=last, expected_seq=expected_seq)
+        verified = _judge(hand, seat, action)
+        try:
+            try_on_copy(table, hand, seat, action)
+        except EngineError as error:
+            raise Refusal(Reason.BAD_TABLE_SETTINGS, detail=str(error)) from error
+        move = Move(seat, action, request_id, secrets.token_hex(32))
+        await self.ledger.commit(table, move, verified=verified)
+        return table.log[last:], seat, table.last_seq  # the events of this move
+
     async def view(self, table_id: str, token: str | None) -> tuple[SeatView | None, int, Table]:
         table = await self.get_table(table_id, fresh=True)
         seat = access.seat_of(table, token) if token else None
-        hand = table.hand
-        if hand is None and table.finished_hands:
-            hand = table.finished_hands[-1]
+        hand = _shown_hand(table)
         return (None if hand is None else hand.view(seat)), table.last_seq, table
+
+    # --- test mode: a case's actions in one call ------------------------------------------
+
+    async def replay_test_actions(
+        self,
+        table_id: str,
+        token: str | None,
+        actions: list[tuple[int, Action | Refusal]],
+        expected_seq: int,
+        after_seq: int,
+    ) -> TestReplay:
+        """Apply ``actions`` (seat, action) in order, each as that seat's ``act`` would, and
+        after each one take every seat's events and view: a conformance run's whole case in
+        one request.  Test mode only, and only at a table with a test deal, because the
+        answer holds every seat's cards; the credential is any seat's of the table."""
+        if not self.test_mode:
+            raise Refusal(Reason.TEST_MODE_REQUIRED)
+        table = await self.get_table(table_id, fresh=True)
+        caller = access.seat_of(table, token)
+        if table.test_deal is None:
+            raise Refusal(Reason.TEST_MODE_REQUIRED)
+        if len(actions) > MAX_TEST_ACTIONS:
+            raise Refusal(
+                Reason.BAD_REQUEST,
+                type_name="ReplayTestActionsRequest",
+                detail=f"more than {MAX_TEST_ACTIONS} actions",
+            )
+        if after_seq < 0 or after_seq > table.last_seq:
+            raise Refusal(Reason.BAD_AFTER_SEQ, after_seq=after_seq, last_seq=table.last_seq)
+        self.gate.throttle_action(table.table_id, caller)  # once a call: it is one request
+        if expected_seq != table.last_seq:  # the whole call: a retry applies nothing
+            raise Refusal(Reason.STALE_SEQ, last_seq=table.last_seq, expected_seq=expected_seq)
+        replay = TestReplay(table, table.log[after_seq:], _every_view(table))
+        expected = expected_seq
+        for seat, action in actions:
+            try:
+                if not 0 <= seat < len(table.seats):
+                    raise Refusal(Reason.UNKNOWN_SEAT, seat=seat)
+                if isinstance(action, Refusal):
+                    raise action
+                request_id = uuid.uuid4().hex
+                events, _, last = await self.ledger.locked(
+                    table,
+                    functools.partial(self._move, table, seat, action, request_id, expected),
+                )
+                self.clocks.arm(table)
+                replay.steps.append(TestStep(events, None, _every_view(table), last))
+            except Refusal as refusal:
+                replay.steps.append(TestStep([], refusal, _every_view(table), table.last_seq))
+            expected = table.last_seq
+        return replay
 
     async def watch(
         self, table_id: str, token: str | None, after_seq: int, *, client: str = ""
@@ -536,6 +593,47 @@ class Referee:
 
 MAX_REQUEST_ID = 128
 """The longest request_id accepted (characters)."""
+
+
+MAX_TEST_ACTIONS = 1000
+"""Actions in one ``ReplayTestActions`` call (its answer holds every seat's view after each)."""
+
+
+@dataclasses.dataclass
+class TestStep:
+    """One action of a test replay: the events it caused (none when refused), the refusal,
+    every seat's view after it (hand number, view; None between hands), and the last seq."""
+
+    events: list[TableEvent]
+    refusal: Refusal | None
+    views: tuple[int, list[SeatView | None]]
+    last_seq: int
+
+
+@dataclasses.dataclass
+class TestReplay:
+    """The answer of ``replay_test_actions``: the table, the events before the first action
+    (``history``), every seat's view then, and one ``TestStep`` per action."""
+
+    table: Table
+    history: list[TableEvent]
+    views: tuple[int, list[SeatView | None]]
+    steps: list[TestStep] = dataclasses.field(default_factory=list)
+
+
+def _shown_hand(table: Table) -> Hand | None:
+    """The hand a view shows: the one in play, else the last one finished."""
+    hand = table.hand
+    if hand is None and table.finished_hands:
+        hand = table.finished_hands[-1]
+    return hand
+
+
+def _every_view(table: Table) -> tuple[int, list[SeatView | None]]:
+    """(hand number, every seat's view) as each seat's ``view`` would answer now."""
+    hand = _shown_hand(table)
+    views = [None if hand is None else hand.view(seat) for seat in range(len(table.seats))]
+    return len(table.hand_seeds) - 1, views
 
 
 def parse_play(card: str) -> Action:

@@ -627,8 +627,11 @@ class TerminalGame:
             return
         if table.status == pb.TABLE_STATUS_FINISHED:
             return
+        # Under H28 the pot depends on the cards each Bhabhi kept, which the table's counts
+        # do not tell: the session's result (SessionOver) gives the chips at the end.
+        chips = 0 if self.rules.chips_by_card_points else self.rules.session_chips
         score = self.narrator.score_lines(
-            table, played, chips=self.rules.session_chips, session_hands=self.rules.session_hands
+            table, played, chips=chips, session_hands=self.rules.session_hands
         )
         for line in score:
             self.log.append(line)

@@ -55,6 +55,8 @@ class RulesProfile:
     session_hands: int | None = 10
     session_chips: int = 0
     """C15: chips each Bhabhi puts in the pot (0: no chips)."""
+    chips_by_card_points: bool = False
+    """H28: a Bhabhi pays ``session_chips`` times the points of the cards left in hand."""
     raw: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -102,6 +104,7 @@ class RulesProfile:
             trump=text(data, "trump", base.trump),
             session_hands=int(hands) if isinstance(hands, int) else None,
             session_chips=chips if isinstance(chips, int) and chips > 0 else 0,
+            chips_by_card_points=text(session, "chips_by", "bhabhi") == "card_points",
             raw=dict(data),
         )
 
@@ -187,7 +190,13 @@ class RulesProfile:
             lines.append("Trump: the suit of the first card played by a player who cannot follow.")
         if self.session_hands:
             lines.append(f"A session is {self.session_hands} hands (unless the table says less).")
-        if self.session_chips:
+        if self.session_chips and self.chips_by_card_points:
+            lines.append(
+                f"Chips: each Bhabhi puts {self.session_chips} per point of the cards left in "
+                "hand (2-10 as marked, J Q K 10, A 1) in the pot; whoever was the Bhabhi the "
+                "fewest times takes it at the end."
+            )
+        elif self.session_chips:
             lines.append(
                 f"Chips: each Bhabhi puts {self.session_chips} in the pot; whoever was the "
                 "Bhabhi the fewest times takes it at the end."
