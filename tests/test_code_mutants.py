@@ -37,7 +37,7 @@ def test_the_sample_is_deterministic() -> None:
 def test_a_dealer_moving_the_wrong_way_is_killed_by_the_session_cases() -> None:
     """C5: the session cases check who deals each hand, so ``dealer - step * number``
     (the issue's surviving mutant) fails one."""
-    done = _bhabhi("--only", "self.dealer + self._dealer_step", "--json", SESSIONS)
+    done = _bhabhi("--only", "first_dealer + dealer_step(rules) * number", "--json", SESSIONS)
     report = json.loads(done.stdout)
     assert report["total"] == 1 and report["killed"] == 1, report
     assert "sessions/" in report["verdicts"][0]["killed_by"]
