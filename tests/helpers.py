@@ -35,6 +35,9 @@ from referee.engine.types import (
     IllegalPlayPenalised,
     PickedUp,
     PlayerOut,
+    TakeAnswered,
+    TakePassed,
+    TakeRequested,
     TochooChallenged,
     TrickEnded,
     TrickToWaste,
@@ -222,6 +225,12 @@ def describe(event: Event) -> str:
         return f"{event.taker} takes {event.seat} ({event.count}: {shown})"
     if isinstance(event, PlayerOut):
         return f"{event.seat} out {event.how}"
+    if isinstance(event, TakeRequested):
+        return f"{event.taker} asks for {event.seat}"
+    if isinstance(event, TakeAnswered):
+        return f"{event.seat} {'agrees to' if event.agreed else 'refuses'} {event.taker}"
+    if isinstance(event, TakePassed):
+        return f"{event.seat} passes before trick {event.trick}"
     if isinstance(event, IllegalPlayPenalised):
         return f"{event.seat} penalised for {card_str(event.card)}"
     if isinstance(event, TochooChallenged):

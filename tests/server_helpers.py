@@ -289,8 +289,17 @@ def play(card: str) -> pb.Action:
 
 def action_text(action: pb.Action) -> str:
     """The engine's notation: a card, ``pickup``, ``take``, or a house rule's decision
-    (``challenge``, ``take:3`` ...), as the client writes it."""
+    (``take:3``, ``pass``, ``agree`` ... as the client writes them)."""
+    if action.kind == pb.ACTION_KIND_PLAY:
+        return action.card
+    if action.kind == pb.ACTION_KIND_PICK_UP:
+        return "pickup"
+    if action.kind == pb.ACTION_KIND_TAKE_HAND and not action.HasField("seat"):
+        return "take"
     return format_action(action)
+
+
+_DECISION_WORDS = frozenset({"take", "pass", "challenge", "agree", "refuse", "trump", "draw"})
 
 
 def action_message(text: str) -> pb.Action:
@@ -298,7 +307,7 @@ def action_message(text: str) -> pb.Action:
         return PICKUP
     if text == "take":
         return TAKE
-    if text[:1].isalpha() and text[1:2].isalpha():  # a word: a house rule's decision
+    if text.partition(":")[0] in _DECISION_WORDS:  # a house rule's: take:3, pass, agree
         return parse_action(text)
     return play(text)
 

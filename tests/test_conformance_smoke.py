@@ -22,6 +22,8 @@ Construction (AETG-style greedy, seeded so the rows never change between runs):
    ``off_suit.play: pickup``, and so on).  An optional option without a default
    (``trump_suit``, H12) takes the value "absent" (left out) beside its own, and is made to
    agree with ``trump`` in every candidate.
+   The house rules of taking (H20-H24) have pairs ``rules validate`` refuses: they are
+   left out from the start, and candidate rows are repaired (``_repair_takes``).
 
 One constraint is repaired rather than skipped: a team ruleset (``players.teams:
 partners_opposite``) needs an even number of players, so its rows set ``players.min`` to 4.
@@ -59,6 +61,9 @@ CANDIDATES = 24
 ROUNDS = 12
 """Sets of candidates tried before a row is given up (the last pairs are hard to hit)."""
 HANDS_PER_ROW = 4
+MISSES = 20
+"""Rounds of candidates in a row that find no valid row covering a new pair, before the
+array is taken as complete (the pairs left are those no valid row can hold)."""
 
 Option = tuple[str, ...]
 Pair = tuple[int, Any, int, Any]
@@ -145,8 +150,14 @@ def covering_array(base_id: str) -> Array:
         for y in options[b][1]
         if not _impossible((_label(options[a][0], x), _label(options[b][0], y)))
     }
+    uncovered = {
+        (a, x, b, y)
+        for a, x, b, y in uncovered
+        if {_label(options[a][0], x), _label(options[b][0], y)} not in _REFUSED_TAKE_PAIRS
+    }
     rng = random.Random(f"conformance-smoke/{base_id}")
     rows: list[list[Any]] = []
+    misses = 0
     while uncovered:
         chosen_row = None
         for _ in range(ROUNDS):
@@ -154,7 +165,10 @@ def covering_array(base_id: str) -> Array:
             if chosen_row is not None:
                 break
         if chosen_row is None:
-            break
+            misses += 1  # every candidate invalid or covering nothing new: try again
+            if misses > MISSES:
+                break
+            continue
         rows.append(chosen_row)
         uncovered -= set(_pairs(chosen_row))
     return options, rows, uncovered
@@ -179,6 +193,7 @@ def _best_valid_row(
             gains = [_gain(row, index, value, uncovered) for value in values]
             row[index] = values[gains.index(max(gains))]
         _repair(options, row)
+        _repair_takes(options, row, rng)
         _repair_trump_suit(options, row, uncovered)
         new = sum(1 for pair in _pairs(row) if pair in uncovered)
         candidates.append((new, row))
@@ -232,7 +247,12 @@ def test_the_pairs_the_array_leaves_out_are_refused(base_id: str, pair: tuple[st
 
 
 def _impossible(pair: tuple[str, str]) -> bool:
-    return pair in IMPOSSIBLE or pair[::-1] in IMPOSSIBLE or _power_rules_refuse(*pair)
+    return (
+        pair in IMPOSSIBLE
+        or pair[::-1] in IMPOSSIBLE
+        or _power_rules_refuse(*pair)
+        or set(pair) in _REFUSED_TAKE_PAIRS
+    )
 
 
 _POWER_REFUSED = {
@@ -323,6 +343,86 @@ def _repair(options: Sequence[tuple[Option, list[Any]]], row: list[Any]) -> None
         row[index[("end", "shootout")]] = "none"
         if value[("off_suit", "tochoo_picked_up_by")] == "tochoo_player":
             row[index[("end", "two_left_tochoo_wins")]] = False
+
+
+def _repair_takes(
+    options: Sequence[tuple[Option, list[Any]]], row: list[Any], rng: random.Random
+) -> None:
+    """Make a candidate row's house rules of taking (H20-H24) a combination ``rules
+    validate`` accepts (``_REFUSED_TAKE_PAIRS``), in place and before its pairs are counted,
+    by changing either ``take_hand.when`` or the options it conflicts with (at random, so
+    that the pairs of both sides get rows): without takes the take options at their
+    defaults; a pass only with takes by anyone; a debt only where a neighbour's tochoo can
+    be picked up."""
+    at = {path: index for index, (path, _) in enumerate(options)}
+
+    def value(*path: str) -> Any:
+        return row[at[path]]
+
+    def put(value: Any, *path: str) -> None:
+        row[at[path]] = value
+
+    when = value("take_hand", "when")
+    if when == "after_neighbour_tochoo" and (
+        value("off_suit", "play") != "tochoo"
+        or value("off_suit", "tochoo_picked_up_by") == "tochoo_player"
+        or value("take_hand", "from") == "any_player"
+    ):
+        if rng.random() < 0.5:
+            put(when := "before_any_trick", "take_hand", "when")
+        else:
+            put("tochoo", "off_suit", "play")
+            put("highest_of_led", "off_suit", "tochoo_picked_up_by")
+            if value("take_hand", "from") == "any_player":
+                put("either_neighbour", "take_hand", "from")
+    if when == "leader_before_trick" and value("take_hand", "per_trick") == "pass_in_turn":
+        if rng.random() < 0.5:
+            put(when := "before_any_trick", "take_hand", "when")
+        else:
+            put("one", "take_hand", "per_trick")
+    defaults = (
+        value("take_hand", "consent") is False
+        and value("take_hand", "before_first_trick") is True
+        and value("take_hand", "with_two_left") is True
+        and value("take_hand", "per_trick") != "pass_in_turn"
+        and value("take_hand", "from") in ("left", "right")
+    )
+    if when == "never" and not defaults and rng.random() < 0.5:
+        put("before_any_trick", "take_hand", "when")
+    elif when == "never":
+        put(False, "take_hand", "consent")
+        put(True, "take_hand", "before_first_trick")
+        put(True, "take_hand", "with_two_left")
+        if value("take_hand", "per_trick") == "pass_in_turn":
+            put("one", "take_hand", "per_trick")
+        if value("take_hand", "from") not in ("left", "right"):
+            put("left", "take_hand", "from")
+
+
+_NEVER = "take_hand.when=never"
+_OWED = "take_hand.when=after_neighbour_tochoo"
+_REFUSED_TAKE_PAIRS = [
+    *(
+        {_NEVER, other}
+        for other in (
+            "take_hand.consent=True",
+            "take_hand.before_first_trick=False",
+            "take_hand.with_two_left=False",
+            "take_hand.per_trick=pass_in_turn",
+            "take_hand.from=next_in_turn",
+            "take_hand.from=either_neighbour",
+            "take_hand.from=any_player",
+        )
+    ),
+    {"take_hand.when=leader_before_trick", "take_hand.per_trick=pass_in_turn"},
+    {_OWED, "take_hand.from=any_player"},
+    {_OWED, "off_suit.play=pickup"},
+    {_OWED, "off_suit.play=discard"},
+    {_OWED, "off_suit.tochoo_picked_up_by=tochoo_player"},
+]
+"""Pairs of the house rules of taking (H20-H24) that ``rules validate`` refuses: options
+that say nothing with no takes, a pass only the leader could be asked in, a debt nobody can
+owe (semantic.py)."""
 
 
 def _rows() -> list[tuple[str, int]]:

@@ -24,6 +24,9 @@ the legal actions of the seats in ``seats_to_act()``), with these checked as pla
 
 The house rules of getting out with the power and of two players left (H14-H19) are played
 on Bhabho in random combinations too (``POWER_VARIANTS``), with the same checks.
+* all of this also under random combinations of the house rules of taking a hand (H20-H24:
+  consent, no early or late takes, the take pass, a chosen hand, a neighbour's debt), whose
+  requests, answers and passes are public and show no card.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import bundled_ids, load_rules, variant
+from helpers import bundled_ids, load_rules, resolved_mapping, variant
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,6 +61,9 @@ from referee.engine.types import (
     HandTaken,
     IllegalActionError,
     PickedUp,
+    TakeAnswered,
+    TakePassed,
+    TakeRequested,
     Termination,
     WasteDrawn,
 )
@@ -102,9 +108,12 @@ def choose(hand: Hand, rng: random.Random) -> tuple[int, Action]:
         if challengers:
             return rng.choice(challengers), CHALLENGE
     if rng.random() < TAKE_CHANCE:
-        takers = [s for s in hand.seats_to_act() if TAKE_HAND in hand.legal_actions(s)]
+        takes = {s: _takes(hand, s) for s in hand.seats_to_act()}
+        takers = [s for s, found in takes.items() if found]
         if takers:
-            return rng.choice(takers), TAKE_HAND
+            taker = rng.choice(takers)
+            found = takes[taker]
+            return taker, found[0] if len(found) == 1 else rng.choice(found)
     seat = hand.to_move
     assert seat is not None
     actions = [
@@ -113,6 +122,11 @@ def choose(hand: Hand, rng: random.Random) -> tuple[int, Action]:
         if a.kind not in (ActionKind.TAKE_HAND, ActionKind.CHALLENGE)
     ]
     return seat, rng.choice(actions)
+
+
+def _takes(hand: Hand, seat: int) -> list[Action]:
+    """The seat's takes: B9's bare one, or H23's one per hand it may name."""
+    return [a for a in hand.legal_actions(seat) if a.kind is ActionKind.TAKE_HAND]
 
 
 def play_out(hand: Hand, rng: random.Random, limit: int) -> int:
@@ -173,6 +187,8 @@ def check_event_privacy(events: Iterable[Event], players: int) -> None:
                 assert seen.from_waste == (event.from_waste if picker else HIDDEN_SIZE)
             else:
                 assert seen == event
+            if isinstance(event, (TakeRequested, TakeAnswered, TakePassed)):
+                assert "cards" not in event.to_dict() and "card" not in event.to_dict()
 
 
 # --- state checks -------------------------------------------------------------------------
@@ -537,3 +553,49 @@ def test_power_house_rules_in_random_combinations(
         replay.apply(seat, action)
     assert replay.events is not None and hand.events is not None
     assert [e.to_dict() for e in replay.events] == [e.to_dict() for e in hand.events]
+
+
+# --- the house rules of taking a hand (H20-H24), in random combinations ---------------------
+
+TAKE_OPTIONS = st.fixed_dictionaries(
+    {
+        "when": st.sampled_from(
+            ["before_any_trick", "leader_before_trick", "after_neighbour_tochoo"]
+        ),
+        "from": st.sampled_from(
+            ["left", "right", "next_in_turn", "either_neighbour", "any_player"]
+        ),
+        "per_trick": st.sampled_from(["one", "any", "pass_in_turn"]),
+        "lead_passes_to": st.sampled_from(["taker", "next_in_turn"]),
+        "consent": st.booleans(),
+        "before_first_trick": st.booleans(),
+        "with_two_left": st.booleans(),
+    }
+)
+
+
+def taking_rules(take: dict[str, object], direction: str) -> Ruleset | None:
+    """Bhabho with these ``take_hand`` options, or None when ``rules validate`` refuses them."""
+    data = resolved_mapping("bhabho")
+    data.update(id="bhabho-taking", direction=direction, take_hand=take)
+    if validate(data):
+        return None
+    return Ruleset.from_mapping(data)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    take=TAKE_OPTIONS,
+    direction=st.sampled_from(["clockwise", "counterclockwise"]),
+    players=st.integers(min_value=3, max_value=6),
+    deal_seed=SEEDS,
+    play_seed=SEEDS,
+)
+def test_house_rules_of_taking_keep_every_property(
+    take: dict[str, object], direction: str, players: int, deal_seed: int, play_seed: int
+) -> None:
+    rules = taking_rules(take, direction)
+    if rules is None:  # a combination that says nothing or can never apply (semantic.py)
+        return
+    hand = play_checked(rules, players, deal_seed, play_seed)
+    assert hand.trick_number <= rules.end.max_tricks

@@ -548,7 +548,10 @@ def test_a_side_for_a_way_round_is_explained_not_guessed(tmp_path: Path, side: s
 def test_take_hand_from_keeps_its_own_left_and_right(tmp_path: Path) -> None:
     text = "id: x\nextends: bhabho\ntake_hand: {from: rigth}\n"
     problem = only_problem(write(tmp_path, "x.yaml", text))
-    assert problem.message.endswith("allowed values: left, right; did you mean 'right'?")
+    assert problem.message.endswith(
+        "allowed values: left, right, next_in_turn, either_neighbour, any_player; "
+        "did you mean 'right'?"
+    )
 
 
 def test_misspelt_required_key_is_one_problem(tmp_path: Path) -> None:

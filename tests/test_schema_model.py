@@ -69,6 +69,9 @@ DEFAULTS: dict[str, StrEnum | bool | int | None] = {
     "next_leader.draw_from": m.DEFAULT_DRAW_FROM,
     "next_leader.draw_pile": m.DEFAULT_DRAW_PILE,
     "next_leader.draw": m.DEFAULT_WASTE_DRAW,
+    "take_hand.consent": m.DEFAULT_TAKE_CONSENT,
+    "take_hand.before_first_trick": m.DEFAULT_TAKE_BEFORE_FIRST_TRICK,
+    "take_hand.with_two_left": m.DEFAULT_TAKE_WITH_TWO_LEFT,
     "end.shootout": m.DEFAULT_SHOOTOUT,
     "end.two_left_tochoo_wins": m.DEFAULT_TWO_LEFT_TOCHOO_WINS,
     "end.two_left_power_escapes": m.DEFAULT_TWO_LEFT_POWER_ESCAPES,
@@ -166,6 +169,11 @@ def test_a_ruleset_that_leaves_an_optional_option_out_gets_its_default() -> None
     assert rules.out_of_turn is m.DEFAULT_OUT_OF_TURN
     assert rules.timeout_bot_after is m.DEFAULT_TIMEOUT_BOT_AFTER
     assert rules.hand_sizes is m.DEFAULT_HAND_SIZES
+    bhabho = load_ruleset("bhabho")
+    assert set(bhabho.source["take_hand"]) == {"when", "from", "per_trick", "lead_passes_to"}
+    assert bhabho.take_hand.consent is m.DEFAULT_TAKE_CONSENT
+    assert bhabho.take_hand.before_first_trick is m.DEFAULT_TAKE_BEFORE_FIRST_TRICK
+    assert bhabho.take_hand.with_two_left is m.DEFAULT_TAKE_WITH_TWO_LEFT
 
 
 def test_reference_page_is_up_to_date() -> None:

@@ -266,6 +266,31 @@ async def test_bhabho_draws_and_takes_leak_nothing() -> None:
         assert truths[0].deal == [d.split() for d in deal] and not truths[0].seed
 
 
+TAKING = """
+id: bhabho-taking-secrecy
+extends: bhabho
+clauses: [C1, C2, C3, C4, C5, C6, C7, C9, C10, C11, C12, C13, C14, C15, C16, B1, B2, B3, B4,
+  B5, B6, B7, B8, H20, H22, H23]
+take_hand: {consent: true, per_trick: pass_in_turn, from: any_player}
+"""
+"""H20 requests and answers, H22 passes, H23 chosen hands: all before a trick, many a hand."""
+
+
+@run_async
+async def test_house_rules_of_taking_leak_nothing() -> None:
+    """H20-H23: a request and its answer, and a pass, are the same for every seat and name
+    no card; a hand taken on an agreement reaches only the taker and the one taken."""
+    async with referee(test_mode=True, allow_register=True) as ref:
+        await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=TAKING))
+        deal = deal_of("bhabho", 4, "d15")
+        seated = await seat_table(ref, "bhabho-taking-secrecy", 4, hands=1, deal=deal, start=False)
+        inboxes = await play_session(seated, random.Random(4))
+        truths = await truths_of(seated, inboxes[None])
+        kinds = check_secrecy(truths, inboxes)
+        for kind in ("take_requested", "take_answered", "take_passed", "hand_taken"):
+            assert kinds[kind] >= 5, dict(kinds)  # five viewers see each event
+
+
 @run_async
 async def test_whole_pile_pickups_leak_nothing() -> None:
     """V4: the face-down waste pile picked up with a trick stays hidden from the others."""

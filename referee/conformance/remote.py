@@ -172,8 +172,13 @@ def event_dict(event: pb.Event) -> dict[str, Any] | None:
         d = event.waste_drawn
         return {"kind": kind, "seat": d.seat, "card": d.card or None}
     if kind == "card_drawn":
-        r = event.card_drawn
-        return {"kind": kind, "seat": r.seat, "from_seat": r.from_seat, "card": r.card or None}
+        drawn = event.card_drawn
+        return {
+            "kind": kind,
+            "seat": drawn.seat,
+            "from_seat": drawn.from_seat,
+            "card": drawn.card or None,
+        }
     if kind == "hand_taken":
         h = event.hand_taken
         return {
@@ -183,6 +188,15 @@ def event_dict(event: pb.Event) -> dict[str, Any] | None:
             "count": h.count,
             "cards": list(h.cards) or None,
         }
+    if kind == "take_requested":
+        r = event.take_requested
+        return {"kind": kind, "taker": r.taker, "seat": r.seat}
+    if kind == "take_answered":
+        a = event.take_answered
+        return {"kind": kind, "seat": a.seat, "taker": a.taker, "agreed": a.agreed}
+    if kind == "take_passed":
+        passed = event.take_passed
+        return {"kind": kind, "seat": passed.seat, "trick": passed.trick}
     if kind == "player_out":
         o = event.player_out
         return {"kind": kind, "seat": o.seat, "how": o.how}

@@ -21,6 +21,9 @@ TRUMP_BONUS = 100
 NOBODY, LAST_TO_PLAY, TRICK_WINNER = 0, 1, 2
 NO_SHOOTOUT, SHOOTOUT_AFTER_DRAW, SHOOTOUT_LAST_CARD = 0, 1, 2
 """H17: no shootout, one after a lead of a card just drawn, one after any lead of a last card."""
+NAMED, NEIGHBOURS, ANYONE = 0, 1, 2
+"""H23: whose hand a take takes: the one the rules name (B9's left or right, H23's next in
+turn), a neighbour the taker chooses, or anyone the taker chooses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +31,8 @@ class RuleBook:
     step: int
     """C3: +1 when play goes clockwise (seats are numbered clockwise), -1 otherwise."""
     take_step: int
-    """B9: +1 to take from the left neighbour, -1 from the right."""
+    """B9: +1 to take from the left neighbour, -1 from the right (H23 next in turn: the
+    play step)."""
     suit: tuple[int, ...]
     """Suit of each card id."""
     strength: tuple[int, ...]
@@ -90,6 +94,18 @@ class RuleBook:
     timeout_card: int
     """LOWEST (house rule H27) or HIGHEST: the legal card the referee's turn clock plays
     for a seat out of time (no rule document speaks of a clock)."""
+    take_choice: int
+    """H23: NAMED (the rules name whose hand), NEIGHBOURS or ANYONE (the taker chooses)."""
+    take_consent: bool
+    """H20: a take is a request the player asked agrees to or refuses."""
+    take_before_first_trick: bool
+    """H21: false, no take before the first trick."""
+    take_with_two_left: bool
+    """H21: false, no take once only two players are left."""
+    take_pass_in_turn: bool
+    """H22: one take pass before each trick, in play order from the leader."""
+    take_owed_by_tochoo: bool
+    """H24: only a player who picked up a neighbour's tochoo takes, that neighbour's hand."""
     remove_lowest: bool
     """H1: before the shuffle the lowest cards that would make hands unequal leave play."""
     deal_step: int
@@ -163,7 +179,7 @@ def _compile(rules: m.Ruleset) -> RuleBook:
     masks = tuple(suit_mask(s, deck.packs) for s in range(4))
     return RuleBook(
         step=1 if rules.direction is m.Direction.CLOCKWISE else -1,
-        take_step=1 if take.from_ is m.TakeHandFrom.LEFT else -1,
+        take_step=_take_step(rules),
         suit=tuple(suit_of(c) for c in ids),
         strength=tuple(deck.strength(c) for c in ids),
         suit_masks=(masks[0], masks[1], masks[2], masks[3]),
@@ -200,6 +216,12 @@ def _compile(rules: m.Ruleset) -> RuleBook:
         teams=rules.players.teams is m.Teams.PARTNERS_OPPOSITE,
         illegal_play_penalty=rules.illegal_play is m.IllegalPlay.PICKUP_PENALTY,
         timeout_card=HIGHEST if rules.timeout_move is m.TimeoutMove.HIGHEST_CARD else LOWEST,
+        take_choice=_take_choice(take.from_),
+        take_consent=take.consent,
+        take_before_first_trick=take.before_first_trick,
+        take_with_two_left=take.with_two_left,
+        take_pass_in_turn=take.per_trick is m.TakesPerTrick.PASS_IN_TURN,
+        take_owed_by_tochoo=take.when is m.TakeHandWhen.AFTER_NEIGHBOUR_TOCHOO,
         remove_lowest=rules.deal.remainder is m.DealRemainder.REMOVE_LOWEST,
         deal_step=1 if rules.deal.order is m.DealOrder.SEAT_ORDER else _step(rules),
         draws_from_player=lead.if_out is m.IfLeaderOut.DRAWS_FROM_PLAYER,
@@ -225,6 +247,33 @@ def _compile(rules: m.Ruleset) -> RuleBook:
             else -1
         ),
         trump_named_by_dealer=rules.trump is m.Trump.DEALER_CHOICE,
+    )
+
+
+def _take_step(rules: m.Ruleset) -> int:
+    """B9's side (+1 left, -1 right); H23's next in turn goes the way play goes."""
+    side = rules.take_hand.from_
+    if side is m.TakeHandFrom.NEXT_IN_TURN:
+        return 1 if rules.direction is m.Direction.CLOCKWISE else -1
+    return -1 if side is m.TakeHandFrom.RIGHT else 1
+
+
+def _take_choice(side: m.TakeHandFrom) -> int:
+    if side is m.TakeHandFrom.EITHER_NEIGHBOUR:
+        return NEIGHBOURS
+    return ANYONE if side is m.TakeHandFrom.ANY_PLAYER else NAMED
+
+
+def _taking_rules_on(take: m.TakeHand) -> bool:
+    """H20-H24 (taking a hand): any on.  H23's ``next_in_turn`` is not among them: it is a
+    fixed side (``take_step``), which the fast playout reads like B9's."""
+    return (
+        take.consent != m.DEFAULT_TAKE_CONSENT
+        or take.before_first_trick != m.DEFAULT_TAKE_BEFORE_FIRST_TRICK
+        or take.with_two_left != m.DEFAULT_TAKE_WITH_TWO_LEFT
+        or take.per_trick is m.TakesPerTrick.PASS_IN_TURN
+        or take.from_.chosen
+        or take.when is m.TakeHandWhen.AFTER_NEIGHBOUR_TOCHOO
     )
 
 
@@ -268,6 +317,7 @@ def _fast_playout(rules: m.Ruleset) -> bool:
         and not _power_rules_on(rules)  # H14-H19
         and rules.illegal_play is not m.IllegalPlay.CHALLENGE  # H25
         and rules.out_of_turn is not m.OutOfTurn.PICKUP_PENALTY  # H26
+        and not _taking_rules_on(rules.take_hand)  # H20-H24
     )
 
 

@@ -20,9 +20,12 @@ from referee.engine.deadpos import dead_position_check
 from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, seed_bytes
 from referee.engine.shuffle import deal as shuffle_deal
 from referee.engine.types import (
+    AGREE,
     CHALLENGE,
     LEGAL,
+    PASS,
     PICK_UP,
+    REFUSE,
     TAKE_HAND,
     Action,
     ActionKind,
@@ -39,6 +42,9 @@ from referee.engine.types import (
     PickedUp,
     PlayerOut,
     Reason,
+    TakeAnswered,
+    TakePassed,
+    TakeRequested,
     Termination,
     TochooChallenged,
     TrickEnded,
@@ -266,6 +272,7 @@ class Hand:
         self._low = 99
         self.turn = -1
         self.takes_this_trick = 0
+        self._open_take_window(None)
         self.last_picker = -1
         """H2: the seat that last picked up cards (a pickup, a tochoo, a C12 penalty), or -1."""
         # Getting out with the power (H14-H16) and two players left (H17):
@@ -381,7 +388,9 @@ class Hand:
             return None
         if self.trump_chooser >= 0:  # H12: the dealer names the trump first
             return self.trump_chooser
-        return self.leader if self.phase == BEFORE_TRICK else self.turn
+        if self.phase == BEFORE_TRICK:
+            return self._waiting_before_trick()
+        return self.turn
 
     def seats_to_act(self) -> tuple[int, ...]:
         if self.phase == OVER:
@@ -404,7 +413,9 @@ class Hand:
             return TRUMP_CHOICES if seat == self.trump_chooser else ()
         if self.choosing_draw:
             return self._draw_choices(seat)
-        return self._challenge_decisions(seat)
+        decisions: tuple[Action, ...] = self._challenge_decisions(seat)  # H25
+        decisions += self._take_decisions(seat)  # H20, H22, H23
+        return decisions
 
     def _legal(self, seat: int) -> tuple[int, int]:
         """(playable card mask, CAN_PICK_UP | CAN_TAKE_HAND flags) of one seat."""
@@ -429,7 +440,7 @@ class Hand:
         if self.trump_chooser >= 0 or self.choosing_draw:  # H12, H14: only that choice
             return 0, 0
         flags = CAN_TAKE_HAND if self._may_take_hand(seat) else 0
-        if seat != self.leader:
+        if seat != self.leader or self._lead_waits():
             return 0, flags
         if self.forced_lead >= 0:
             return 1 << self.forced_lead, flags
@@ -442,17 +453,155 @@ class Hand:
         return mask_of(c for c in cards_in(hand) if strength[c] == top)
 
     def _may_take_hand(self, seat: int) -> bool:
-        book = self.book
-        if not book.take_hand:
+        """The rules' bare take (B9): open when the rules name whose hand (not H23's
+        choice) and somebody's may be taken now."""
+        if not self.book.take_hand or self.book.take_choice != rule.NAMED:
             return False
-        if book.take_hand_leader_only and seat != self.leader:
-            return False
-        if book.take_hand_once_per_trick and self.takes_this_trick:
-            return False
-        return self._take_target(seat) >= 0
+        return bool(self._take_targets(seat))
 
     def _take_target(self, seat: int) -> int:
-        return take_target(self.out, seat, self.book.take_step)
+        """The hand a bare take takes: the one the rules name (B9, H23 next in turn; H24:
+        the debtor), or -1."""
+        found = self._take_candidates(seat)
+        return found[0] if found else -1
+
+    # --- taking a hand: who may take whose, and when (B9, X1, H20-H24) -------------------
+
+    def _open_take_window(self, debt: tuple[int, int] | None) -> None:
+        """A new trick's window for taking hands: no request waiting (H20), nobody refused
+        (H20), no take pass begun (H22); ``debt`` is H24's (creditor, debtor) or None."""
+        self.take_request: tuple[int, int] | None = None
+        """H20: (taker, seat) of the request the game waits for ``seat`` to answer."""
+        self.take_refusals: frozenset[tuple[int, int]] = frozenset()
+        """H20: (taker, seat) pairs refused before this trick: that taker may not ask again."""
+        self.take_pass_from = -1
+        """H22: the leader when the pass began (-1: no seat has acted in it yet)."""
+        self.take_pass_next = 0
+        """H22: how many seats of the round from ``take_pass_from`` have had their turn."""
+        self.take_debt: tuple[int, int] | None = debt
+        """H24: (creditor, debtor) until the next trick is led."""
+
+    def _waiting_before_trick(self) -> int:
+        """The seat the game waits for before a trick: H20's asked player, the seat whose
+        turn it is in H22's pass, else the leader."""
+        if self.take_request is not None:
+            return self.take_request[1]
+        if self.book.take_pass_in_turn:
+            asked = self._asked_in_pass()
+            if asked >= 0:
+                return asked
+        return self.leader
+
+    def _lead_waits(self) -> bool:
+        """The leader may not lead yet: a request waits for its answer (H20) or the take
+        pass (H22) is not round."""
+        return self.take_request is not None or (
+            self.book.take_pass_in_turn and self._asked_in_pass() >= 0
+        )
+
+    def _asked_in_pass(self) -> int:
+        """H22: the seat whose turn it is in the take pass, or -1 when the pass is round.
+
+        The pass goes once round the table from the leader in the direction of play; a
+        seat that is out or may not take at its turn (nobody it may take from, H21, H24)
+        is skipped."""
+        start = self.leader if self.take_pass_from < 0 else self.take_pass_from
+        for offset in range(self.take_pass_next, self.players):
+            seat = (start + self._step * offset) % self.players
+            if not self.out[seat] and self._open_targets(seat):
+                return seat
+        return -1
+
+    def _take_targets(self, seat: int) -> tuple[int, ...]:
+        """Every seat whose hand ``seat`` may take (or ask for, H20) now."""
+        if self.book.take_pass_in_turn and self._asked_in_pass() != seat:
+            return ()
+        return self._open_targets(seat)
+
+    def _open_targets(self, seat: int) -> tuple[int, ...]:
+        """Whose hand ``seat`` may take now, H22's turn in the pass aside."""
+        book = self.book
+        if (
+            not book.take_hand
+            or self.phase != BEFORE_TRICK
+            or self.out[seat]
+            or self.take_request is not None
+        ):
+            return ()
+        if book.take_hand_leader_only and seat != self.leader:
+            return ()
+        if book.take_hand_once_per_trick and self.takes_this_trick:
+            return ()
+        if not book.take_before_first_trick and self.trick_number == 0:
+            return ()
+        if not book.take_with_two_left and self.out.count(False) <= 2:
+            return ()
+        found = self._take_candidates(seat)
+        if book.take_consent and self.take_refusals:
+            found = tuple(t for t in found if (seat, t) not in self.take_refusals)
+        return found
+
+    def _take_candidates(self, seat: int) -> tuple[int, ...]:
+        """Whose hand ``seat``'s side of the table offers (``take_hand.from``); under H24
+        only the hand of the neighbour who owes it."""
+        if self.book.take_owed_by_tochoo:
+            debt = self.take_debt
+            if debt is None or debt[0] != seat or self.out[debt[1]]:
+                return ()
+            return (debt[1],)
+        return self._side_candidates(seat)
+
+    def _side_candidates(self, seat: int) -> tuple[int, ...]:
+        """B9/H23: the players still in that ``take_hand.from`` lets ``seat`` take from."""
+        choice = self.book.take_choice
+        if choice == rule.ANYONE:
+            return tuple(s for s in range(self.players) if s != seat and not self.out[s])
+        if choice == rule.NEIGHBOURS:
+            found = {take_target(self.out, seat, 1), take_target(self.out, seat, -1)}
+            return tuple(sorted(s for s in found if s >= 0))
+        target = take_target(self.out, seat, self.book.take_step)
+        return (target,) if target >= 0 else ()
+
+    def _take_decisions(self, seat: int) -> tuple[Action, ...]:
+        """H20's answer, H23's chosen takes and H22's pass, where the rules offer them."""
+        book = self.book
+        if self.phase != BEFORE_TRICK or not book.take_hand:
+            return ()
+        if not (book.take_consent or book.take_pass_in_turn or book.take_choice != rule.NAMED):
+            return ()
+        if self.take_request is not None:
+            return (AGREE, REFUSE) if self.take_request[1] == seat else ()
+        targets = self._take_targets(seat)
+        if not targets:
+            return ()
+        found = [Action.take(t) for t in targets] if book.take_choice != rule.NAMED else []
+        if book.take_pass_in_turn:
+            found.append(PASS)
+        return tuple(found)
+
+    def _tochoo_debt(self, how: str, picker: int) -> tuple[int, int] | None:
+        """H24: (picker, tochoo player) when the trick just ended by a tochoo of the
+        picker's neighbour on the side ``take_hand.from`` names; else None.  Called before
+        the trick is settled, so that the neighbours are those who played it."""
+        if not self.book.take_owed_by_tochoo or how != "tochoo" or not self.trick:
+            return None
+        player = self.trick[-1][0]
+        if player == picker or player not in self._side_candidates(picker):
+            return None
+        return picker, player
+
+    def _take_default(self, seat: int) -> Action | None:
+        """What the turn clock does for a seat the game waits for with a take decision:
+        H20 refuses (nothing changes), H22 passes; the clock never takes a hand."""
+        if self.take_request is not None and self.take_request[1] == seat:
+            return REFUSE
+        if (
+            self.book.take_pass_in_turn
+            and self.phase == BEFORE_TRICK
+            and (self._asked_in_pass() == seat)
+        ):
+            return PASS
+        return None
 
     def next_active(self, seat: int) -> int:
         """The next player in turn after ``seat`` who is still in the hand."""
@@ -516,7 +665,7 @@ class Hand:
         if kind is ActionKind.TAKE_HAND:
             if action == TAKE_HAND and flags & CAN_TAKE_HAND:
                 return None, ""
-            return Reason.TAKE_HAND_NOT_ALLOWED, self._why_no_take(seat)
+            return Reason.TAKE_HAND_NOT_ALLOWED, self._why_no_take(seat, action)
         if kind not in (ActionKind.PLAY, ActionKind.PICK_UP):
             return Reason.ACTION_NOT_ALLOWED, (
                 f"seat {seat} may not {action} now: its legal actions are "
@@ -529,6 +678,8 @@ class Hand:
                 f"seat {seat} must first name the trump suit (H12): "
                 f"{', '.join(str(a) for a in TRUMP_CHOICES)}"
             )
+        if self.phase == BEFORE_TRICK and self._lead_waits():
+            return Reason.ACTION_NOT_ALLOWED, self._why_lead_waits(seat)
         if kind is ActionKind.PICK_UP:
             if flags & CAN_PICK_UP:
                 return None, ""
@@ -572,7 +723,7 @@ class Hand:
             f"({cards_str(mask)}), not play {card_str(card)}",
         )
 
-    def _why_no_take(self, seat: int) -> str:
+    def _why_no_take(self, seat: int, action: Action = TAKE_HAND) -> str:
         book = self.book
         if not book.take_hand:
             return "these rules do not allow taking a hand"
@@ -582,11 +733,51 @@ class Hand:
             return "a hand may be taken only before a trick"
         if self.trump_chooser >= 0:
             return f"seat {self.trump_chooser} must first name the trump suit (H12)"
+        if self.take_request is not None:
+            taker, asked = self.take_request
+            return (
+                f"seat {taker} has asked for seat {asked}'s hand (H20): the game waits for "
+                f"seat {asked} to agree or refuse"
+            )
         if book.take_hand_leader_only and seat != self.leader:
             return "a hand may be taken only by the player about to lead"
         if book.take_hand_once_per_trick and self.takes_this_trick:
             return "a hand was already taken before this trick"
+        if not book.take_before_first_trick and self.trick_number == 0:
+            return "no hand may be taken before the first trick (H21)"
+        if not book.take_with_two_left and self.out.count(False) <= 2:
+            return "no hand may be taken with only two players left (H21)"
+        if book.take_pass_in_turn:
+            asked = self._asked_in_pass()
+            if asked != seat:
+                return (
+                    f"in the take pass (H22) it is seat {asked}'s turn to take or pass"
+                    if asked >= 0
+                    else "the take pass before this trick (H22) is over"
+                )
+        if book.take_owed_by_tochoo and not self._take_candidates(seat):
+            return (
+                "only a player who had to pick up a neighbour's tochoo may take, that "
+                "neighbour's hand, before the next trick (H24)"
+            )
+        targets = self._open_targets(seat)
+        named = ", ".join(f"take:{t}" for t in targets)
+        if book.take_choice != rule.NAMED:
+            if action.seat is None:
+                return f"name whose hand to take (H23): {named or 'nobody may be chosen'}"
+            if targets:
+                return f"seat {seat} may not take seat {action.seat}'s hand: it may {named}"
+        elif action.seat is not None and targets:
+            return f"these rules name whose hand is taken (seat {targets[0]}'s): write take"
+        if book.take_consent and self._take_candidates(seat):
+            return f"everyone seat {seat} may ask has refused it before this trick (H20)"
         return "there is nobody left whose hand could be taken"
+
+    def _why_lead_waits(self, seat: int) -> str:
+        if self.take_request is not None:
+            taker = self.take_request[0]
+            return f"seat {seat} must first agree to or refuse seat {taker}'s request (H20)"
+        return f"seat {seat} must first take a hand or pass in the take pass (H22)"
 
     def default_action(self, seat: int) -> Action:
         """What the referee plays for ``seat`` when its turn clock runs out: the legal card
@@ -602,6 +793,9 @@ class Hand:
             return Action.choose_trump(longest_suit(self.book, self.hands[seat]))
         if self.choosing_draw:  # H14: the clock draws from the next player still in
             return Action.draw_from(self.next_active(seat))
+        decision = self._take_default(seat)
+        if decision is not None:
+            return decision
         mask, flags = self._legal(seat)
         if self.book.challenge and self.phase == IN_TRICK:  # H25: the clock does not cheat
             mask = mask & self.book.suit_masks[self.led_suit] or mask
@@ -676,6 +870,9 @@ class Hand:
             return
         if action.kind is ActionKind.CHALLENGE:
             self._challenge(seat)
+            return
+        if action.kind in _TAKE_DECISIONS:
+            self._decide_take(seat, action)
             return
         raise AssertionError(f"no rule applies {action}, yet it was offered as legal")
 
@@ -782,6 +979,7 @@ class Hand:
         order = self._order
         high = self._high_seat
         played = self.trick
+        debt = self._tochoo_debt(how, picker)
         if how == "complete":
             next_leader = high if book.complete_next_high else self._low_seat
         else:
@@ -820,6 +1018,7 @@ class Hand:
         self.phase = BEFORE_TRICK
         self.trick_number = number + 1
         self.takes_this_trick = 0
+        self._open_take_window(debt)
         self.forced_lead = -1
 
         if book.power_rules and self._two_left_ends(how, order, number, high, penalty):
@@ -916,7 +1115,52 @@ class Hand:
         return last_to_play if choice == rule.LAST_TO_PLAY else high
 
     def _take_hand(self, seat: int, _card: int) -> None:
-        target = self._take_target(seat)
+        """The rules' bare take (B9): of the hand they name, or H20's request for it."""
+        self._ask_or_take(seat, self._take_target(seat))
+
+    def _decide_take(self, seat: int, action: Action) -> None:
+        """H20's answer, H22's pass, H23's take of a chosen hand."""
+        kind = action.kind
+        if kind is ActionKind.TAKE_HAND:
+            assert action.seat is not None
+            self._ask_or_take(seat, action.seat)
+        elif kind is ActionKind.PASS:
+            self._pass_turn_taken(seat)
+            self._log(TakePassed(seat, self.trick_number))
+        else:
+            assert self.take_request is not None
+            taker, asked = self.take_request
+            self.take_request = None
+            agreed = kind is ActionKind.AGREE
+            self._log(TakeAnswered(asked, taker, agreed))
+            if agreed:
+                self._pass_turn_taken(taker)
+                self._hand_over_to(taker, asked)
+            else:
+                self.take_refusals |= {(taker, asked)}
+
+    def _ask_or_take(self, seat: int, target: int) -> None:
+        if self.book.take_consent:  # H20: ask; the take waits for the answer
+            if self.book.take_pass_in_turn and self.take_pass_from < 0:
+                self.take_pass_from = self.leader
+            self.take_request = (seat, target)
+            self._log(TakeRequested(seat, target))
+            return
+        self._pass_turn_taken(seat)
+        self._hand_over_to(seat, target)
+
+    def _pass_turn_taken(self, seat: int) -> None:
+        """H22: ``seat`` has had its turn in the take pass (before the take it made, which
+        may change the leader the pass started from)."""
+        if not self.book.take_pass_in_turn:
+            return
+        if self.take_pass_from < 0:
+            self.take_pass_from = self.leader
+        offset = (seat - self.take_pass_from) * self._step % self.players
+        self.take_pass_next = max(self.take_pass_next, offset + 1)
+
+    def _hand_over_to(self, seat: int, target: int) -> None:
+        """B9: ``seat`` takes every card of ``target``, who has got away."""
         taken = self.hands[target]
         self.hands[seat] |= taken
         self.known[seat] |= self.known[target]
@@ -1314,6 +1558,12 @@ class Hand:
         if total != self._deck_mask:
             raise AssertionError("cards lost or invented")
         return count
+
+
+_TAKE_DECISIONS = frozenset(
+    {ActionKind.TAKE_HAND, ActionKind.PASS, ActionKind.AGREE, ActionKind.REFUSE}
+)
+"""The kinds ``Hand._decide_take`` applies: H20's answers, H22's pass, H23's chosen take."""
 
 
 def take_target(out: Sequence[bool], seat: int, step: int) -> int:

@@ -513,6 +513,36 @@ class HandTaken(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeRequested(Event):
+    """H20: ``taker`` asked for the hand of ``seat``, who must agree or refuse.  Public: it
+    names the two players and no card."""
+
+    kind: ClassVar[str] = "take_requested"
+    taker: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeAnswered(Event):
+    """H20: ``seat`` agreed to ``taker``'s request (a ``hand_taken`` follows) or refused it
+    (nothing changes).  Public: no card."""
+
+    kind: ClassVar[str] = "take_answered"
+    seat: int
+    taker: int
+    agreed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TakePassed(Event):
+    """H22: ``seat``, asked in the take pass before ``trick``, took no hand."""
+
+    kind: ClassVar[str] = "take_passed"
+    seat: int
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerOut(Event):
     kind: ClassVar[str] = "player_out"
     seat: int

@@ -76,6 +76,8 @@ def _lead_card(card: str, ace: str) -> bool:
 
 
 _PICKUP, _DISCARD, _TOCHOO = "pickup", "discard", "tochoo"
+_TAKES = _is("take_hand.when", "before_any_trick", "leader_before_trick", "after_neighbour_tochoo")
+"""Hands are taken at all: the house rules of taking (H20-H23) need it."""
 
 
 def _picker_leads_or_deals(play: str, picked_up_by: str, after: str, moves: str) -> bool:
@@ -138,6 +140,20 @@ CONDITIONS: dict[str, tuple[Condition, ...]] = {
     "X3": (_is("first_trick.off_suit", "discard"),),
     "X4": (_is("deck.packs", 2),),
     "X5": (_is("trump", "first_off_suit_card"),),
+    # House rules of taking a hand (optional options: their defaults are B9's).
+    "H20": (_TAKES, _optional("take_hand.consent", False, True)),
+    "H21": (
+        _TAKES,
+        Condition(
+            (("take_hand", "before_first_trick"), ("take_hand", "with_two_left")),
+            lambda first, two: not (first and two),
+            "take_hand.before_first_trick: false or take_hand.with_two_left: false",
+            (True, True),
+        ),
+    ),
+    "H22": (_TAKES, _is("take_hand.per_trick", "pass_in_turn")),
+    "H23": (_TAKES, _is("take_hand.from", "next_in_turn", "either_neighbour", "any_player")),
+    "H24": (_is("take_hand.when", "after_neighbour_tochoo"),),
     # H31: a dead hand is played on to the bound (the engine's exact detection settles the
     # other reading, an outcome that does not depend on when the position is noticed, for
     # every ruleset; only playing on is an option a ruleset can switch off).

@@ -165,16 +165,31 @@ class TakeHandWhen(StrEnum):
     NEVER = "never"
     BEFORE_ANY_TRICK = "before_any_trick"
     LEADER_BEFORE_TRICK = "leader_before_trick"
+    AFTER_NEIGHBOUR_TOCHOO = "after_neighbour_tochoo"
+    """H24: a player who had to pick up a neighbour's tochoo may take that neighbour's hand."""
 
 
 class TakeHandFrom(StrEnum):
     LEFT = "left"
     RIGHT = "right"
+    NEXT_IN_TURN = "next_in_turn"
+    """H23: the next player still in, in the direction of play."""
+    EITHER_NEIGHBOUR = "either_neighbour"
+    """H23: the taker chooses the next player still in on the left or on the right."""
+    ANY_PLAYER = "any_player"
+    """H23: the taker chooses any player still in."""
+
+    @property
+    def chosen(self) -> bool:
+        """H23: the taker names whose hand (``take:3``) rather than the rules naming it."""
+        return self in (TakeHandFrom.EITHER_NEIGHBOUR, TakeHandFrom.ANY_PLAYER)
 
 
 class TakesPerTrick(StrEnum):
     ONE = "one"
     ANY = "any"
+    PASS_IN_TURN = "pass_in_turn"
+    """H22: one take pass before each trick, in play order from the leader."""
 
 
 class LeadPassesTo(StrEnum):
@@ -310,6 +325,13 @@ DEFAULT_OUT_OF_TURN = OutOfTurn.REFUSE
 DEFAULT_TIMEOUT_BOT_AFTER: int | None = None
 DEFAULT_HAND_SIZES = HandSizes.PUBLIC
 
+DEFAULT_TAKE_CONSENT = False
+"""``take_hand.consent`` left out: a take needs nobody's agreement (B9)."""
+DEFAULT_TAKE_BEFORE_FIRST_TRICK = True
+"""``take_hand.before_first_trick`` left out: hands may be taken before the first trick (B9)."""
+DEFAULT_TAKE_WITH_TWO_LEFT = True
+"""``take_hand.with_two_left`` left out: hands may be taken with two players left (B9)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Localized:
@@ -421,6 +443,12 @@ class TakeHand:
     from_: TakeHandFrom
     per_trick: TakesPerTrick
     lead_passes_to: LeadPassesTo
+    consent: bool = DEFAULT_TAKE_CONSENT
+    """H20: a take is a request that the player whose hand is asked for agrees to or refuses."""
+    before_first_trick: bool = DEFAULT_TAKE_BEFORE_FIRST_TRICK
+    """H21: false, no hand may be taken before the first trick."""
+    with_two_left: bool = DEFAULT_TAKE_WITH_TWO_LEFT
+    """H21: false, no hand may be taken once only two players are left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,6 +587,11 @@ class Ruleset:
                 from_=TakeHandFrom(take["from"]),
                 per_trick=TakesPerTrick(take["per_trick"]),
                 lead_passes_to=LeadPassesTo(take["lead_passes_to"]),
+                consent=bool(take.get("consent", DEFAULT_TAKE_CONSENT)),
+                before_first_trick=bool(
+                    take.get("before_first_trick", DEFAULT_TAKE_BEFORE_FIRST_TRICK)
+                ),
+                with_two_left=bool(take.get("with_two_left", DEFAULT_TAKE_WITH_TWO_LEFT)),
             ),
             end=End(
                 all_out_together=AllOutTogether(end["all_out_together"]),

@@ -123,7 +123,87 @@ def semantic_problems(
         )
     _check_power_rules(values, report)
     _check_challenge(values, report)
+    _check_take_hand(values, report)
     return problems
+
+
+_TAKE_OPTIONS_DEFAULTS = (
+    ("consent", False, "H20"),
+    ("before_first_trick", True, "H21"),
+    ("with_two_left", True, "H21"),
+)
+"""The optional options of ``take_hand`` (house rules H20, H21) and their defaults."""
+
+
+def _check_take_hand(values: Values, report: Report) -> None:
+    """House rules H20-H24 that say nothing, or can never apply, with the other options."""
+    when = values.get(("take_hand", "when"))
+    if when is None:
+        return
+    if when[0] == "never":
+        for key, default, clause in _TAKE_OPTIONS_DEFAULTS:
+            found = values.get(("take_hand", key))
+            if found is not None and found[0] != default:
+                report(
+                    (("take_hand", key), ("take_hand", "when")),
+                    f"{str(found[0]).lower()} ({clause}) changes nothing: take_hand.when is "
+                    "never, so no hand is ever taken",
+                )
+        per = values.get(("take_hand", "per_trick"))
+        if per is not None and per[0] == "pass_in_turn":
+            report(
+                (("take_hand", "per_trick"), ("take_hand", "when")),
+                "pass_in_turn (H22) asks every player whether they take a hand, but "
+                "take_hand.when is never: nobody may; use one or any",
+            )
+        side = values.get(("take_hand", "from"))
+        if side is not None and side[0] not in ("left", "right"):
+            report(
+                (("take_hand", "from"), ("take_hand", "when")),
+                f"{side[0]} (H23) says whose hand is taken, but take_hand.when is never: no "
+                "hand is; use left or right",
+            )
+        return
+    per = values.get(("take_hand", "per_trick"))
+    if when[0] == "leader_before_trick" and per is not None and per[0] == "pass_in_turn":
+        report(
+            (("take_hand", "per_trick"), ("take_hand", "when")),
+            "pass_in_turn (H22) would ask only the leader, since with take_hand.when: "
+            "leader_before_trick (X1) nobody else may take: use per_trick: one (the leader "
+            "takes at most once) or any",
+        )
+    if when[0] == "after_neighbour_tochoo":
+        _check_neighbour_debt(values, report)
+
+
+def _check_neighbour_debt(values: Values, report: Report) -> None:
+    """H24 needs a tochoo that a neighbour of its picker plays."""
+    side = values.get(("take_hand", "from"))
+    if side is not None and side[0] == "any_player":
+        report(
+            (("take_hand", "from"), ("take_hand", "when")),
+            "take_hand.when: after_neighbour_tochoo (H24) lets a player take the hand of the "
+            "neighbour who played a tochoo they had to pick up, but take_hand.from: "
+            "any_player names no neighbour: use either_neighbour, left, right or next_in_turn",
+        )
+    play = values.get(("off_suit", "play"))
+    if play is not None and play[0] != "tochoo":
+        report(
+            (("take_hand", "when"), ("off_suit", "play")),
+            f"take_hand.when: after_neighbour_tochoo (H24) follows a tochoo, but with "
+            f"off_suit.play: {play[0]} nobody plays one: no hand would ever be taken; use "
+            "off_suit.play: tochoo or another take_hand.when",
+        )
+        return
+    picker = values.get(("off_suit", "tochoo_picked_up_by"))
+    if picker is not None and picker[0] == "tochoo_player":
+        report(
+            (("take_hand", "when"), ("off_suit", "tochoo_picked_up_by")),
+            "take_hand.when: after_neighbour_tochoo (H24) lets the player who had to pick "
+            "up a neighbour's tochoo take that neighbour's hand, but with "
+            "off_suit.tochoo_picked_up_by: tochoo_player the tochoo's own player picks it "
+            "up: no hand would ever be taken; use highest_of_led",
+        )
 
 
 MIN_PLAYERS = 2

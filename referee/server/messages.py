@@ -344,6 +344,18 @@ def _hand_taken(message: pb.Event, e: Any) -> None:
     )
 
 
+def _take_requested(message: pb.Event, e: Any) -> None:
+    message.take_requested.CopyFrom(pb.TakeRequested(taker=e.taker, seat=e.seat))
+
+
+def _take_answered(message: pb.Event, e: Any) -> None:
+    message.take_answered.CopyFrom(pb.TakeAnswered(seat=e.seat, taker=e.taker, agreed=e.agreed))
+
+
+def _take_passed(message: pb.Event, e: Any) -> None:
+    message.take_passed.CopyFrom(pb.TakePassed(seat=e.seat, trick=e.trick))
+
+
 def _player_out(message: pb.Event, e: Any) -> None:
     message.player_out.CopyFrom(pb.PlayerOut(seat=e.seat, how=e.how))
 
@@ -406,6 +418,9 @@ _FILL: dict[type[ev.Event], Callable[[pb.Event, Any], None]] = {
     ev.HandTaken: _hand_taken,
     ev.CardDrawn: _card_drawn,
     ev.PlayerOut: _player_out,
+    ev.TakeRequested: _take_requested,
+    ev.TakeAnswered: _take_answered,
+    ev.TakePassed: _take_passed,
     ev.TrumpFixed: _trump_fixed,
     ev.IllegalPlayPenalised: _illegal_play_penalised,
     ev.TochooChallenged: _tochoo_challenged,

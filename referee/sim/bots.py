@@ -18,7 +18,15 @@ from typing import Protocol
 from referee.cards import Card, mask_of
 from referee.engine.components import RuleBook
 from referee.engine.hand import SeatView, longest_suit, take_target
-from referee.engine.types import CHALLENGE, PICK_UP, TAKE_HAND, Action, ActionKind
+from referee.engine.types import (
+    AGREE,
+    CHALLENGE,
+    PASS,
+    PICK_UP,
+    TAKE_HAND,
+    Action,
+    ActionKind,
+)
 from referee.ruleset.model import Ruleset
 
 
@@ -35,7 +43,8 @@ class RandomBot:
 
     A player who is not about to lead is offered only the optional take (B9); it takes with
     probability ``1 / (own cards + 1)``, as often as a leader choosing uniformly among its
-    cards and the take would, so random play does not favour one seat's position.
+    cards and the take would, so random play does not favour one seat's position.  Asked
+    in a take pass (H22), it takes at that rate too and passes otherwise.
     """
 
     def choose(self, view: SeatView, rng: random.Random) -> Action | None:
@@ -46,6 +55,11 @@ class RandomBot:
             if rng.random() * (len(view.hand) + 1) >= 1.0:
                 return None
             return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+        if PASS in legal:  # H22: its turn in the take pass; passing declines, as above
+            takes = [a for a in legal if a != PASS]
+            if rng.random() * (len(view.hand) + 1) >= 1.0:
+                return PASS
+            return takes[0] if len(takes) == 1 else takes[rng.randrange(len(takes))]
         return legal[rng.randrange(len(legal))]
 
 
@@ -60,7 +74,10 @@ class HeuristicBot:
     * **Taking a hand (B9).**  Taking adds cards and removes a rival who was escaping anyway,
       so only when it cannot hurt: with at least four players in, from a neighbour holding a
       single known low card (they get away at the next trick anyway; a low card helps to
-      duck).  Never with two left, where the taker is the Bhabhi at once.
+      duck).  Never with two left, where the taker is the Bhabhi at once.  Where the taker
+      chooses whose hand (H23), the neighbour or player that fits best (the lowest such
+      card); in a take pass (H22) it passes unless it wants to take; asked for its own hand
+      (H20) it agrees, since that gets it out.
     * **Void.**  Under the pick-up rules (P1) it must pick up.  Otherwise (tochoo, discard)
       it throws its highest card, from its shortest suit on a tie, to become void in more
       suits.
@@ -96,12 +113,17 @@ class HeuristicBot:
             return None
         seat = view.seat
         assert seat is not None
-        if TAKE_HAND in legal and self._wants_take(view):
-            return TAKE_HAND
+        if AGREE in legal:  # H20: being taken gets it out of the hand
+            return AGREE
+        take = self._take_to_make(view)
+        if take is not None:
+            return take
         if CHALLENGE in legal and self._proves_false(view):
             return CHALLENGE
         if view.turn != seat:
             return None
+        if PASS in legal:  # H22: its turn in the take pass, and no take it wants
+            return PASS
         if legal == (PICK_UP,):
             return PICK_UP
         cards = [a.card for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
@@ -132,20 +154,35 @@ class HeuristicBot:
 
     # --- B9 -----------------------------------------------------------------------------
 
-    def _wants_take(self, view: SeatView) -> bool:
+    def _take_to_make(self, view: SeatView) -> Action | None:
+        """The offered take it wants: the rules' own (B9) or, where the taker chooses
+        (H23), the hand whose one known card is lowest; None when it wants none."""
         seat = view.seat
         assert seat is not None
+        offered: list[tuple[int, Action]] = []
+        for action in view.legal_actions:
+            if action == TAKE_HAND:
+                offered.append((take_target(view.out, seat, self.book.take_step), action))
+            elif action.kind is ActionKind.TAKE_HAND and action.seat is not None:
+                offered.append((action.seat, action))
+        best: tuple[int, Action] | None = None
+        for target, action in offered:
+            value = self._take_value(view, target) if target >= 0 else None
+            if value is not None and (best is None or value < best[0]):
+                best = (value, action)
+        return None if best is None else best[1]
+
+    def _take_value(self, view: SeatView, target: int) -> int | None:
+        """How little taking ``target``'s hand costs (its one known card's strength), or
+        None when it may hurt."""
         active = [s for s in range(view.players) if not view.out[s]]
-        if len(active) < 4:
-            return False
-        target = take_target(view.out, seat, self.book.take_step)
-        if target < 0 or view.hand_sizes[target] != 1:
-            return False
+        if len(active) < 4 or view.hand_sizes[target] != 1:
+            return None
         known = view.known_cards[target]
         if len(known) != 1:
-            return False
+            return None
         strength = self.book.strength[known[0]]
-        return strength <= 4  # a 6 or lower (ace-high), a 5 or lower (ace-low)
+        return strength if strength <= 4 else None  # a 6 or lower (ace-high), 5 (ace-low)
 
     # --- H25 ----------------------------------------------------------------------------
 

@@ -61,7 +61,8 @@ class RandomBot:
 
     Offered only the optional take (it is not its turn), it takes with probability
     ``1 / (own cards + 1)``, as often as a leader choosing uniformly among its cards and
-    the take would, so that random play does not favour a seat for where it sits.
+    the take would, so that random play does not favour a seat for where it sits.  Asked in a
+    take pass (H22), it takes at that rate too and passes otherwise.
     """
 
     def choose(self, view: pb.SeatView, rng: random.Random) -> pb.Action | None:
@@ -72,6 +73,12 @@ class RandomBot:
             if rng.random() * (len(view.hand) + 1) >= 1.0:
                 return None
             return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+        passes = [a for a in legal if a.kind == pb.ACTION_KIND_PASS]
+        if passes:  # H22: its turn in the take pass; passing declines, as above
+            takes = [a for a in legal if a.kind != pb.ACTION_KIND_PASS]
+            if rng.random() * (len(view.hand) + 1) >= 1.0:
+                return passes[0]
+            return takes[0] if len(takes) == 1 else takes[rng.randrange(len(takes))]
         return legal[rng.randrange(len(legal))]
 
 
@@ -84,7 +91,9 @@ class HeuristicBot:
 
     * **Taking a hand (B9)** only when it cannot hurt: four or more players in, from a
       neighbour holding one known low card (they escape next trick anyway).  Never with two
-      left: the taker would be the Bhabhi at once.
+      left: the taker would be the Bhabhi at once.  Where the taker chooses whose hand
+      (H23), the hand that fits best (the lowest such card); in a take pass (H22) it passes
+      unless it wants to take; asked for its own hand (H20) it agrees: that gets it out.
     * **Void**: pick up where it must (P1); otherwise throw its highest card, from its
       shortest suit, to become void in more suits.
     * **Following** low, unless the trick will be picked up by someone else: under P1 a
@@ -111,12 +120,17 @@ class HeuristicBot:
     def choose(self, view: pb.SeatView, rng: random.Random) -> pb.Action | None:
         if not view.legal_actions:
             return None
-        if _has(view, pb.ACTION_KIND_TAKE_HAND) and self.wants_take(view):
-            return take()
+        if _has(view, pb.ACTION_KIND_AGREE):  # H20: being taken gets it out of the hand
+            return pb.Action(kind=pb.ACTION_KIND_AGREE)
+        chosen = self.take_to_make(view)
+        if chosen is not None:
+            return chosen
         if _has(view, pb.ACTION_KIND_CHALLENGE) and self.proves_false(view):
             return pb.Action(kind=pb.ACTION_KIND_CHALLENGE)
         if view.turn != view.seat:
             return None
+        if _has(view, pb.ACTION_KIND_PASS):  # H22: its turn in the take pass; no take wanted
+            return pb.Action(kind=pb.ACTION_KIND_PASS)
         cards = _cards(view)
         if not cards and _has(view, pb.ACTION_KIND_PICK_UP):
             return pickup()
@@ -168,17 +182,40 @@ class HeuristicBot:
 
     # --- B9 ---------------------------------------------------------------------------------
 
+    def take_to_make(self, view: pb.SeatView) -> pb.Action | None:
+        """The offered take it wants: the rules' own (B9) or, where the taker chooses
+        (H23), the hand whose one known card is lowest; None when it wants none."""
+        best: tuple[int, pb.Action] | None = None
+        for action in view.legal_actions:
+            if action.kind != pb.ACTION_KIND_TAKE_HAND:
+                continue
+            if action.HasField("seat"):
+                target = action.seat
+            else:
+                target = take_target(view.out, view.seat, self.rules.take_step)
+            value = self.take_value(view, target)
+            if value is not None and (best is None or value < best[0]):
+                best = (value, take(target) if action.HasField("seat") else take())
+        return None if best is None else best[1]
+
     def wants_take(self, view: pb.SeatView) -> bool:
+        """Whether it would take the hand the rules name (B9)."""
+        target = take_target(view.out, view.seat, self.rules.take_step)
+        return self.take_value(view, target) is not None
+
+    def take_value(self, view: pb.SeatView, target: int) -> int | None:
+        """How little taking ``target``'s hand costs (its one known card's strength), or
+        None when it may hurt."""
         active = [s for s in range(view.players) if not view.out[s]]
         if len(active) < 4:  # with two left taking loses at once; with three it rarely pays
-            return False
-        target = take_target(view.out, view.seat, self.rules.take_step)
+            return None
         if target < 0 or view.hand_sizes[target] != 1:
-            return False
+            return None
         known = list(view.known_cards[target].cards)
         if len(known) != 1:
-            return False
-        return self.rules.strength(known[0]) <= 4  # a 6 or lower (a 5 with Aces low)
+            return None
+        strength = self.rules.strength(known[0])
+        return strength if strength <= 4 else None  # a 6 or lower (a 5 with Aces low)
 
     # --- playing a card ---------------------------------------------------------------------
 

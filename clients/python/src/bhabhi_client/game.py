@@ -384,7 +384,7 @@ class TerminalGame:
         if view.trick:
             played = " · ".join(f"{n.name(p.seat)} {s.card(p.card)}" for p in view.trick)
             lines.append(f"Trick (led {s.suit(view.led_suit)}): {played}")
-        elif view.turn == seat:
+        elif view.turn == seat and view.leader == seat:
             lines.append("You lead this trick.")
         if view.trump:
             lines.append(f"Trumps: {s.suit(view.trump)}")
@@ -397,7 +397,7 @@ class TerminalGame:
             may.append("pick up (p)")
         if _may_take(view):
             may.append(f"take {self._take_note(view)} (t)")
-        may.extend(_decisions(view))
+        may.extend(self._decision_notes(view))
         if may:
             lines.append(f"You may {', or '.join(may)}.")
         return lines
@@ -421,6 +421,18 @@ class TerminalGame:
         if legal:
             return self.style.paint(f"[{text}]", "bold", *colours)
         return self.style.paint(text, *colours)
+
+    def _decision_notes(self, view: pb.SeatView) -> list[str]:
+        """The house rules' decisions as typed, a named take with whose hand it is (H23):
+        ``take 3 (Chen's hand of 4 cards)``, ``pass``, ``agree``."""
+        notes = []
+        for typed, action in zip(_decisions(view), _decision_actions(view), strict=True):
+            if action.kind == pb.ACTION_KIND_TAKE_HAND and 0 <= action.seat < len(view.hand_sizes):
+                count = view.hand_sizes[action.seat]
+                whose = f"{self.narrator.name(action.seat)}'s hand of {count} card"
+                typed += f" ({whose}{'s' if count != 1 else ''})"
+            notes.append(typed)
+        return notes
 
     def _take_note(self, view: pb.SeatView) -> str:
         """Whose hand a take would take: ``Asha's hand of 3 cards``."""
@@ -705,8 +717,12 @@ def _may_take(view: pb.SeatView) -> bool:
 
 def _decisions(view: pb.SeatView) -> list[str]:
     """The house rules' other legal actions, as typed: ``pass``, ``challenge``, ``take 3``."""
+    return [format_action(a).replace(":", " ") for a in _decision_actions(view)]
+
+
+def _decision_actions(view: pb.SeatView) -> list[pb.Action]:
     return [
-        format_action(a).replace(":", " ")
+        a
         for a in view.legal_actions
         if a.kind not in (pb.ACTION_KIND_PLAY, pb.ACTION_KIND_PICK_UP)
         and not (a.kind == pb.ACTION_KIND_TAKE_HAND and not a.HasField("seat"))

@@ -38,7 +38,18 @@ class RulesProfile:
     if_out: str = "draws_from_waste"
     """``draws_from_waste`` is B8: a last card that wins a clean trick cannot escape."""
     take_hand_when: str = "before_any_trick"
+    """``never``, ``before_any_trick`` (B9), ``leader_before_trick`` (X1) or
+    ``after_neighbour_tochoo`` (H24)."""
     take_hand_from: str = "left"
+    """``left``, ``right`` (B9); ``next_in_turn``, ``either_neighbour``, ``any_player`` (H23)."""
+    take_hand_per_trick: str = "any"
+    """``one``, ``any`` (B9) or ``pass_in_turn`` (H22)."""
+    take_hand_consent: bool = False
+    """H20: a take is a request the player asked agrees to or refuses."""
+    take_hand_before_first_trick: bool = True
+    """H21: false, no take before the first trick."""
+    take_hand_with_two_left: bool = True
+    """H21: false, no take once only two players are left."""
     two_left_pickup_loses: bool = False
     trump: str = "none"
     session_hands: int | None = 10
@@ -85,6 +96,10 @@ class RulesProfile:
             if_out=text(nxt, "if_out", base.if_out),
             take_hand_when=text(take, "when", base.take_hand_when),
             take_hand_from=text(take, "from", base.take_hand_from),
+            take_hand_per_trick=text(take, "per_trick", base.take_hand_per_trick),
+            take_hand_consent=take.get("consent", base.take_hand_consent) is True,
+            take_hand_before_first_trick=take.get("before_first_trick", True) is not False,
+            take_hand_with_two_left=take.get("with_two_left", True) is not False,
             two_left_pickup_loses=bool(end.get("two_left_pickup_loses", False)),
             trump=text(data, "trump", base.trump),
             session_hands=int(hands) if isinstance(hands, int) else None,
@@ -100,8 +115,17 @@ class RulesProfile:
 
     @property
     def take_step(self) -> int:
-        """+1 when B9 takes from the left neighbour (seat + 1), -1 from the right."""
-        return 1 if self.take_hand_from == "left" else -1
+        """+1 when B9 takes from the left neighbour (seat + 1), -1 from the right; H23's
+        ``next_in_turn`` goes the way play goes.  (Where the taker chooses, H23's
+        ``either_neighbour`` and ``any_player``, the legal actions name each hand.)"""
+        if self.take_hand_from == "next_in_turn":
+            return self.step
+        return -1 if self.take_hand_from == "right" else 1
+
+    @property
+    def take_chosen(self) -> bool:
+        """H23: the taker names whose hand (``take 3``), not the rules."""
+        return self.take_hand_from in ("either_neighbour", "any_player")
 
     @property
     def order(self) -> dict[str, int]:
@@ -164,13 +188,7 @@ class RulesProfile:
                 "card from another player's hand and lead it."
             )
         if self.take_hand_when != "never":
-            when = (
-                "before any trick"
-                if self.take_hand_when == "before_any_trick"
-                else ("before a trick you lead")
-            )
-            side = "left" if self.take_hand_from == "left" else "right"
-            lines.append(f"You may take your {side} neighbour's whole hand ({when}): type 't'.")
+            lines.extend(self._take_lines())
         if self.two_left_pickup_loses:
             lines.append("With two players left, whoever must pick up is the Bhabhi.")
         if self.trump != "none":
@@ -187,6 +205,45 @@ class RulesProfile:
             lines.append(
                 f"Chips: each Bhabhi puts {self.session_chips} in the pot; whoever was the "
                 "Bhabhi the fewest times takes it at the end."
+            )
+        return lines
+
+    def _take_lines(self) -> list[str]:
+        """Taking a hand (B9, X1, H20-H24) in a sentence or two."""
+        when = {
+            "before_any_trick": "before any trick",
+            "leader_before_trick": "before a trick you lead",
+            "after_neighbour_tochoo": (
+                "before the next trick, when their tochoo made you pick up: they owe it"
+            ),
+        }.get(self.take_hand_when, "before a trick")
+        whose = {
+            "left": "your left neighbour's",
+            "right": "your right neighbour's",
+            "next_in_turn": "the next player's (in the direction of play)",
+            "either_neighbour": "either neighbour's (you choose)",
+            "any_player": "any player's (you choose)",
+        }.get(self.take_hand_from, "a neighbour's")
+        if self.take_hand_when == "after_neighbour_tochoo":
+            whose = "a neighbour's" if self.take_hand_from != "either_neighbour" else whose
+        how = "type 'take 3' for seat 3's" if self.take_chosen else "type 't'"
+        lines = [f"You may take {whose} whole hand ({when}): {how}."]
+        limits = []
+        if not self.take_hand_before_first_trick:
+            limits.append("not before the first trick")
+        if not self.take_hand_with_two_left:
+            limits.append("not with only two players left")
+        if limits:
+            lines.append(f"No taking {' and '.join(limits)}.")
+        if self.take_hand_per_trick == "pass_in_turn":
+            lines.append(
+                "Before each trick one take pass goes round from the leader: when asked, "
+                "take or 'pass'."
+            )
+        if self.take_hand_consent:
+            lines.append(
+                "A take is a request: the player asked must 'agree' or 'refuse'; refused, "
+                "you may not ask them again before this trick."
             )
         return lines
 

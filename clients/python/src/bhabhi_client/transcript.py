@@ -226,6 +226,22 @@ class Narrator:
         verb = self._says(e.taker, "take", "takes")
         return [self.style.paint(f"{verb} {whose} hand ({e.count} cards){cards}!", "cyan")]
 
+    def _take_requested(self, event: pb.Event) -> list[str]:
+        e = event.take_requested
+        whose = "your" if e.seat == self.me else f"{self.name(e.seat)}'s"
+        verb = self._says(e.taker, "ask", "asks")
+        question = ": agree or refuse?" if e.seat == self.me else "."
+        return [self.style.paint(f"{verb} for {whose} hand{question}", "cyan")]
+
+    def _take_answered(self, event: pb.Event) -> list[str]:
+        e = event.take_answered
+        answer = ("agree", "agrees") if e.agreed else ("refuse", "refuses")
+        return [f"{self._says(e.seat, *answer)}."]
+
+    def _take_passed(self, event: pb.Event) -> list[str]:
+        e = event.take_passed
+        return [self.style.paint(f"{self._says(e.seat, 'pass', 'passes')}: no take.", "dim")]
+
     def _player_out(self, event: pb.Event) -> list[str]:
         e = event.player_out
         how = {
