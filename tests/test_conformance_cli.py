@@ -671,8 +671,10 @@ def test_clause_ids_match_the_schema_pattern() -> None:
 def test_session_cases_catch_a_deal_that_moves_the_wrong_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A later hand's ``dealer`` is what the rotation must give, not an input: a session
-    that passes the deal the other way round fails every session case at its second hand."""
+    """A later hand's ``dealer`` is what the rotation (or, under H2, the hand before) must
+    give, not an input: a session that passes the deal the other way round, or under H2 to
+    the seat after the one the previous hand names, fails every session case at its second
+    hand."""
     files = sorted((CASES / "sessions").glob("*.yaml"))
     assert files
     for path in files:
@@ -681,6 +683,8 @@ def test_session_cases_catch_a_deal_that_moves_the_wrong_way(
     forward = Session.dealer_of
 
     def backward(self: Session, number: int) -> int:
+        if number and self.rules.deal.dealer_moves.follows_outcome:
+            return (forward(self, number) + 1) % self.players
         return forward(self, -number)
 
     monkeypatch.setattr(Session, "dealer_of", backward)

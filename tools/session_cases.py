@@ -15,7 +15,9 @@ few spades so that the hand ends in one or two tricks with a Bhabhi we chose:
   Under X2 that same tochoo ends the hand with the leader as the Bhabhi (two_left_pickup).
 
 The dealer moves on after every hand as the ruleset says (C5: clockwise, counterclockwise
-or with play); the session ends after session.hands hands (C14), Bhabhi counts decide the
+or with play; H2: the Bhabhi of a hand deals the next, or the last player who picked up, who
+in the Bhabho hands above is the Bhabhi and in the pick-up hands is nobody, so the deal moves
+on with play); the session ends after session.hands hands (C14), Bhabhi counts decide the
 losers (C14), chips are settled (C15: none in the bundled rulesets), and every hand is
 dealt anew (C16).  Run: ``python tools/session_cases.py`` (rewrites conformance/cases/sessions/).
 """
@@ -38,9 +40,21 @@ LOSERS = [2, 0, 1, 2, 0, 1, 2, 0, 1, 2]
 
 def dealer_step(rules: Ruleset) -> int:
     moves = rules.deal.dealer_moves
-    if moves is DealerMoves.WITH_PLAY:
+    if moves in (DealerMoves.WITH_PLAY, DealerMoves.BHABHI_DEALS, DealerMoves.LAST_PICKER_DEALS):
         return 1 if rules.direction is Direction.CLOCKWISE else -1
     return 1 if moves is DealerMoves.CLOCKWISE else -1
+
+
+def chosen_dealer(rules: Ruleset, previous_bhabhi: int, bhabho: bool) -> int | None:
+    """H2: the seat the previous hand names as the next dealer, None when the deal rotates.
+    Every hand here has a Bhabhi; in the Bhabho hands the Bhabhi is also the last to pick up
+    (the final tochoo), in the pick-up hands nobody picks up."""
+    moves = rules.deal.dealer_moves
+    if moves is DealerMoves.BHABHI_DEALS:
+        return previous_bhabhi
+    if moves is DealerMoves.LAST_PICKER_DEALS and bhabho:
+        return previous_bhabhi
+    return None
 
 
 def pickup_hand(rules: Ruleset, bhabhi: int, players: int) -> dict[str, Any]:
@@ -91,26 +105,39 @@ def session_case(rules: Ruleset) -> dict[str, Any]:
     bhabho = rules.off_suit.play is OffSuitPlay.TOCHOO
     first_dealer = 0
     step = dealer_step(rules)
-    hands = []
+    hands: list[dict[str, Any]] = []
+    dealer = first_dealer
     for k, loser in enumerate(losers):
         if bhabho:
             hand = bhabho_hand(rules, loser, players, rules.end.two_left_pickup_loses)
         else:
             hand = pickup_hand(rules, loser, players)
-        hand["dealer"] = (first_dealer + step * k) % players
+        if k:
+            chosen = chosen_dealer(rules, losers[k - 1], bhabho)
+            dealer = (dealer + step) % players if chosen is None else chosen
+        hand["dealer"] = dealer
         hands.append(hand)
     counts = [losers.count(s) for s in range(players)]
     top = max(counts)
     first, rest = hands[0], hands[1:]
     clauses = ["C5", "C10", "C13", "C14", "C15", "C16"]
+    chooses = rules.deal.dealer_moves in (DealerMoves.BHABHI_DEALS, DealerMoves.LAST_PICKER_DEALS)
+    if chooses:
+        clauses.append("H2")
     return {
         "format": "bhabhi-case/1",
         "name": f"sessions/{rules.id}",
         "description": (
             f"A whole session of {rules.id}: {hands_count} short hands with {players} players "
             "whose Bhabhi we chose (see tools/session_cases.py for the reasoning of each hand). "
-            "The dealer moves on as deal.dealer_moves says (C5), every hand is dealt anew (C16), "
-            "the session ends after session.hands hands (C14) and the seat with the most "
+            + (
+                "The Bhabhi of each hand deals the next (H2, deal.dealer_moves: "
+                f"{rules.deal.dealer_moves.value}), every hand is dealt anew (C16), "
+                if chooses
+                else "The dealer moves on as deal.dealer_moves says (C5), every hand is dealt "
+                "anew (C16), "
+            )
+            + "the session ends after session.hands hands (C14) and the seat with the most "
             "Bhabhi counts loses it (C14); no chips change hands (C15, chips: 0)."
         ),
         "generated": False,

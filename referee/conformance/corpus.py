@@ -80,6 +80,8 @@ GAMES: dict[str, int] = {
     "bhabho-own-turn": 125,
     "bhabho-two-left": 125,
     "donkey": 125,
+    "zymbiotic": 125,
+    "kazhutha": 125,
     "two-packs": 80,
     "discard": 90,
     "pickup": 55,
@@ -90,7 +92,7 @@ GAMES: dict[str, int] = {
     "team": 55,
     "whole-pile": 12,
 }
-"""Base games per ruleset (1,012 in all): more of the short Bhabho games, fewer of the
+"""Base games per ruleset (1,262 in all): more of the short Bhabho games, fewer of the
 pick-up games that run to hundreds of actions with eight players, few of whole-pile's
 (about a thousand actions each)."""
 DEFAULT_GAMES = 60
