@@ -340,6 +340,14 @@ def format_text(data: Mapping[str, Any], timed: Mapping[str, Any] | None = None)
         "max_tricks": "at max_tricks",
         "dead_position": "in a dead position",
     }
+    house_endings = {  # shown only when they happen: most rules cannot end a hand so
+        "shootout": "by a shootout with two left (H17)",
+        "two_left_tochoo": "by a tochoo with two left (H18)",
+        "false_tochoo": "by a right challenge (H25)",
+    }
+    for key, label in house_endings.items():
+        if data["endings"].get(key):
+            labels[key] = label
     for key, label in labels.items():
         n = data["endings"][key]
         lines.append(f"  {label:<32} {n:>8}  {_pct(n, count):>6}")
