@@ -88,6 +88,7 @@ IMPOSSIBLE: tuple[tuple[str, str], ...] = (
     *(("off_suit.play=pickup", f"trump_suit={s}") for s in "CDHS"),  # H12's fixed trump
     ("next_leader.after_complete_trick=lowest", "next_leader.if_out=next_highest"),  # H10
     ("off_suit.play=pickup", "illegal_play=challenge"),  # H25: no off-suit card to challenge
+    ("off_suit.play=tochoo_plays_on", "take_hand.when=after_neighbour_tochoo"),  # H24 needs B4
 )
 """Pairs of option values no valid ruleset holds, each refused by ``bhabhi rules validate``:
 the array does not seek them (a test checks that each is refused)."""

@@ -415,7 +415,7 @@ async def test_the_power_rules_play_through_the_referee_and_leak_nothing(options
 
 
 @pytest.mark.parametrize(
-    ("penalty", "hands", "rng_seed"), [("pickup_and_lead", 3, 5), ("bhabhi", 3, 3)]
+    ("penalty", "hands", "rng_seed"), [("pickup_and_lead", 6, 5), ("bhabhi", 6, 3)]
 )
 @run_async
 async def test_challenges_and_hidden_hand_sizes_leak_nothing(
