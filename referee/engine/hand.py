@@ -388,6 +388,8 @@ class Hand:
             return None
         if self.trump_chooser >= 0:  # H12: the dealer names the trump first
             return self.trump_chooser
+        if self.choosing_draw:  # H14: the drawer names whose hand, before any take pass
+            return self.leader
         if self.phase == BEFORE_TRICK:
             return self._waiting_before_trick()
         return self.turn
