@@ -95,6 +95,15 @@ class Action:
         return TAKE_HAND if seat is None else cls(ActionKind.TAKE_HAND, seat=seat)
 
     @classmethod
+    def of_kind(cls, kind: ActionKind) -> Action:
+        """The action of a kind that names no card, seat or suit (``pickup``, ``pass`` ...):
+        one shared value per kind."""
+        try:
+            return _BARE[kind]
+        except KeyError:
+            raise ValueError(f"{kind} names a card, a seat or a suit") from None
+
+    @classmethod
     def draw_from(cls, seat: int) -> Action:
         return cls(ActionKind.DRAW_FROM, seat=seat)
 
@@ -141,7 +150,7 @@ class Action:
             raise CardSyntaxError(f"{text!r}: name the seat, for example 'draw:2'")
         if argument:
             raise CardSyntaxError(f"{text!r}: {_WORDS[kind]!r} takes nothing after it")
-        return _BARE[kind]
+        return cls.of_kind(kind)
 
     def __str__(self) -> str:
         if self.kind is ActionKind.PLAY:

@@ -82,16 +82,7 @@ def action_of(message: pb.Action) -> ev.Action | Refusal:
     if kind is ev.ActionKind.DRAW_FROM:
         assert seat is not None
         return ev.Action.draw_from(seat)
-    return ev.Action.parse(_WORD_OF_KIND[kind])
-
-
-_WORD_OF_KIND = {
-    ev.ActionKind.PICK_UP: "pickup",
-    ev.ActionKind.PASS: "pass",
-    ev.ActionKind.CHALLENGE: "challenge",
-    ev.ActionKind.AGREE: "agree",
-    ev.ActionKind.REFUSE: "refuse",
-}
+    return ev.Action.of_kind(kind)
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
