@@ -123,9 +123,13 @@ class Referee:
         return self.server
 
 
-TEST_LIMITS = Limits(tables_per_minute=0, uploads_per_minute=0, min_turn_time=0.1)
+TEST_LIMITS = Limits(
+    tables_per_minute=0, uploads_per_minute=0, actions_per_second=0, min_turn_time=0.1
+)
 """The defaults, but for what a test needs: many tables created and rulesets sent at once from
-one address, and turn clocks short enough to run out during a test."""
+one address, a seat that acts as fast as the test loop runs (a whole hand on a quiet machine
+can pass 100 actions a second; the tests of that limit set it themselves), and turn clocks
+short enough to run out during a test."""
 
 
 @contextlib.asynccontextmanager
