@@ -429,6 +429,7 @@ class SqliteStore(Store):
     # --- the writer thread -------------------------------------------------------------
 
     def _writer_main(self, loop: asyncio.AbstractEventLoop, ready: asyncio.Future[None]) -> None:
+        _give_way()  # before open() returns, so that no write runs at the loop's priority
         try:
             connection = self._connect_writer()
         except StoreError as error:
@@ -438,7 +439,6 @@ class SqliteStore(Store):
             _settle(loop, ready, StoreError(f"cannot open store {self.path}: {error!r}"))
             raise
         _settle(loop, ready, None)
-        _give_way()
         stop: _Stop | None = None
         try:
             while stop is None:
