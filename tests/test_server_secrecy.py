@@ -415,22 +415,33 @@ async def test_the_power_rules_play_through_the_referee_and_leak_nothing(options
 
 
 @pytest.mark.parametrize(
-    ("penalty", "hands", "rng_seed"), [("pickup_and_lead", 6, 5), ("bhabhi", 6, 3)]
+    ("penalty", "deal_seed", "rng_seed", "wrong"),
+    [("pickup_and_lead", "d9", 1, True), ("bhabhi", "d2", 1, False)],
 )
 @run_async
 async def test_challenges_and_hidden_hand_sizes_leak_nothing(
-    penalty: str, hands: int, rng_seed: int
+    penalty: str, deal_seed: str, rng_seed: int, wrong: bool
 ) -> None:
     """H25, H29: a challenge and its result are public, a right one names the offender but
     no card, a card picked up from wherever it went stays face up; under hidden sizes no
-    view or event tells a seat how many cards another holds."""
-    async with referee(allow_register=True) as ref:
+    view or event tells a seat how many cards another holds.  The deal and the moves of
+    the one hand are fixed (test mode), chosen so that it holds right challenges (and,
+    under ``pickup_and_lead``, a wrong one too) and hands taken."""
+    async with referee(test_mode=True, allow_register=True) as ref:
         name = penalty.replace("_", "-")
         rules = CHALLENGE_RULES.format(penalty=penalty, name=name)
         await ref.rulesets.RegisterRuleset(pb.RegisterRulesetRequest(yaml=rules))
-        seated = await seat_table(ref, f"house-secret-{name}", 4, hands=hands, start=False)
+        deal = deal_of("bhabho", 4, deal_seed)
+        seated = await seat_table(ref, f"house-secret-{name}", 4, hands=1, deal=deal, start=False)
         inboxes = await play_session(seated, random.Random(rng_seed))
         truths = await truths_of(seated, inboxes[None])
         kinds = check_secrecy(truths, inboxes, hidden_sizes=True)
-        assert kinds["tochoo_challenged"] >= 5, dict(kinds)  # five viewers: one challenge
+        challenges = [
+            e.tochoo_challenged
+            for _, e in inboxes[None].events
+            if e.WhichOneof("kind") == "tochoo_challenged"
+        ]
+        assert any(c.right and c.offender >= 0 for c in challenges), challenges
+        assert any(not c.right and c.offender == -1 for c in challenges) == wrong, challenges
+        assert kinds["tochoo_challenged"] >= 5 * len(challenges), dict(kinds)  # five viewers
         assert kinds["hand_taken"] >= 5, dict(kinds)
