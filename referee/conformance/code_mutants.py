@@ -11,11 +11,17 @@ one small change, the kind a slip of the pen makes:
 * a ``not`` removed;
 * an integer constant one more or one less.
 
+Docstrings, f-strings and functions that return ``str`` are left alone: a message's
+wording is not a rule of the game (the cases check refusal reasons, the unit tests the
+text).
+
 Each mutant runs in a fresh Python process of its own (``python -m
 referee.conformance.code_mutants --worker``), in which an import hook compiles the mutated
 source in place of the module's file, so every module that imports it, by name or by
 ``from ... import``, gets the mutant.  The process replays the hand-written cases and a
-sample of the corpus in process, stopping at the first failure: the mutant is *killed*; a
+sample of the corpus in process, stopping at the first failure, and then replays random
+playouts of every ruleset those cases played through ``Hand`` (the fast playout is the
+engine's second statement of the rules): a failure of either kills the mutant; a
 mutant whose replay takes longer than ``timeout`` seconds (an endless loop) is killed as
 well.  One that passes everything *survives*.
 
@@ -125,10 +131,30 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
-def _changes(tree: ast.AST) -> Iterator[tuple[ast.AST, str, Any]]:
-    """Every (node, mutation, how) of ``tree``, in one fixed order (``ast.walk``)."""
-    skip = _docstrings(tree)
+def _in_messages(tree: ast.AST) -> set[int]:
+    """Every node inside an f-string or a function that returns ``str`` (``__repr__``,
+    ``_why_no_take``): what a message says, not what the game does.  The wording of the
+    engine's messages is the unit tests' to check; the cases check the refusal reasons,
+    never the text."""
+    found: set[int] = set()
     for node in ast.walk(tree):
+        words = isinstance(node, ast.JoinedStr) or (
+            isinstance(node, ast.FunctionDef)
+            and isinstance(node.returns, ast.Name)
+            and node.returns.id == "str"
+        )
+        if words:
+            found.update(id(inner) for inner in ast.walk(node))
+    return found
+
+
+def _changes(tree: ast.AST) -> Iterator[tuple[ast.AST, str, Any]]:
+    """Every (node, mutation, how) of ``tree``, in one fixed order (``ast.walk``), but
+    those in docstrings and messages."""
+    skip = _docstrings(tree) | _in_messages(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Compare):
             for index, op in enumerate(node.ops):
                 swap = _COMPARE_SWAP.get(type(op))
@@ -144,7 +170,7 @@ def _changes(tree: ast.AST) -> Iterator[tuple[ast.AST, str, Any]]:
             yield node, shown, ("arith",)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             yield node, "remove not", ("not",)
-        elif isinstance(node, ast.Constant) and type(node.value) is int and id(node) not in skip:
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
             for delta in (1, -1):
                 yield node, f"{node.value} to {node.value + delta}", ("int", delta)
 
@@ -269,17 +295,22 @@ class _Mutated(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def _replay(paths: Sequence[str], corpus_per_file: int) -> tuple[str | None, str, int]:
-    """Replay the cases under ``paths`` until one fails: (its label, why, cases run)."""
+    """Replay the cases under ``paths`` until one fails: (its label, why, cases run); then
+    check the fast playout against ``Hand`` on every ruleset the cases played."""
     from referee.conformance.runner import (
+        CaseError,
         EngineAdapter,
         LoadedCase,
+        carry_ruleset_file,
         case_files,
+        case_ruleset,
         is_lines_file,
         load_cases,
         run_loaded,
     )
 
     run = 0
+    rulesets: dict[str, Any] = {}
     for case_file in case_files(paths):
         taken = 0
         for loaded in load_cases(case_file.path, folder=case_file.folder):
@@ -295,7 +326,54 @@ def _replay(paths: Sequence[str], corpus_per_file: int) -> tuple[str | None, str
                 why = str(result.failures[0]) if result.failures else "failed"
                 return f"{_label(loaded)}: {result.name}", why, run
             assert isinstance(loaded, LoadedCase)
+            folder = None if loaded.file is None else loaded.file.parent
+            try:
+                rules = case_ruleset(carry_ruleset_file(loaded.case, folder), check_hash=False)
+            except CaseError:
+                continue
+            rulesets.setdefault(rules.id, rules)
+    for rules in rulesets.values():
+        why = _playout_disagrees(rules)
+        if why:
+            return f"fast playout of {rules.id}", why, run
     return None, "", run
+
+
+PLAYOUT_HANDS = 4
+"""Random playouts per ruleset and player count that ``_playout_disagrees`` replays."""
+
+
+def _playout_disagrees(rules: Any) -> str:
+    """Why the fast playout does not play ``rules`` as ``Hand`` does, or "".
+
+    The playout is the engine's second statement of the rules (``simulate`` and the corpus
+    search use it wherever ``RuleBook.fast_playout`` lets them), so a mutant that lets it
+    play rules it does not know, or changes a rule in one of the two only, changes games
+    even where every case still passes.  Each playout's actions are replayed through
+    ``Hand``, which checks every one, and the outcomes must agree."""
+    from referee.engine import EngineError, Hand
+    from referee.engine.components import RuleBook
+    from referee.engine.playout import action_of, random_playout
+    from referee.engine.shuffle import hand_seed
+
+    if not RuleBook.of(rules).fast_playout:
+        return ""
+    for players in range(rules.players.min, rules.players.max + 1):
+        if not rules.players.allows(players):
+            continue
+        for index in range(PLAYOUT_HANDS):
+            seed, dealer = hand_seed(f"code-mutants-{rules.id}", index), index % players
+            where = f"{players} players, hand {index}"
+            try:
+                played = random_playout(rules, players, seed, dealer)
+                hand = Hand(rules, players, seed=seed, dealer=dealer)
+                for seat, code in played.actions:
+                    hand.apply(seat, action_of(code))
+            except EngineError as error:
+                return f"{where}: {error}"
+            if not hand.is_over or hand.outcome != played.outcome:
+                return f"{where}: Hand ends {hand.outcome}, the playout {played.outcome}"
+    return ""
 
 
 def _label(loaded: Any) -> str:

@@ -173,13 +173,25 @@ class EngineAdapter:
             parsed = Action.parse(action)
         except CardSyntaxError as error:
             raise CaseError(str(error)) from error
+        # The engine's promise, checked at every step: its legal actions are what it accepts
+        # (an offence it accepts to penalise, C16 and H26, says so by its event).
+        listed = parsed in hand.legal_actions(seat)
         try:
             events = hand.apply(seat, parsed)
         except IllegalActionError as error:
+            if listed:
+                raise CaseError(
+                    f"seat {seat} {action}: refused ({error.reason.value}), but the seat's "
+                    "legal actions hold it"
+                ) from error
             raise Refused(error.reason.value, str(error)) from error
         except EngineError as error:  # an explicit draw that is not in the waste pile
             raise CaseError(f"seat {seat} {action}: {error}") from error
-        return [e.to_dict() for e in events]
+        recorded = [e.to_dict() for e in events]
+        penalised = any(e["kind"] == "illegal_play_penalised" for e in recorded)  # C16, H26
+        if not listed and not penalised:
+            raise CaseError(f"seat {seat} {action}: accepted, but not among its legal actions")
+        return recorded
 
     def state(self) -> dict[str, Any]:
         return self.state_of(STATE_KEYS)

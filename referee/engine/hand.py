@@ -167,7 +167,7 @@ class LegalActions:
             return False
         if action.kind is ActionKind.PLAY:
             return action.card is not None and bool(self._mask >> action.card & 1)
-        if action is PICK_UP or action == PICK_UP:
+        if action == PICK_UP:
             return bool(self._flags & CAN_PICK_UP)
         if action == TAKE_HAND and self._flags & CAN_TAKE_HAND:
             return True
@@ -215,11 +215,7 @@ class Hand:
         record: bool = True,
     ) -> None:
         if not rules.players.allows(players):
-            teams = rules.players.teams is Teams.PARTNERS_OPPOSITE
-            raise EngineError(
-                f"ruleset {rules.id!r} allows {rules.players.min} to {rules.players.max} "
-                f"players{' (an even number, for teams)' if teams else ''}, not {players}"
-            )
+            raise EngineError(_players_refused(rules, players))
         if seed is None and deal is None:
             raise EngineError("a hand starts from a seed or an explicit deal")
         self.rules = rules
@@ -1593,6 +1589,15 @@ def longest_suit(book: rule.RuleBook, cards: int) -> int:
         return len(held), sum(book.strength[c] for c in held), -suit
 
     return max(range(4), key=weight)
+
+
+def _players_refused(rules: Ruleset, players: int) -> str:
+    """Why a hand of ``players`` cannot be dealt under ``rules`` (C2)."""
+    teams = rules.players.teams is Teams.PARTNERS_OPPOSITE
+    return (
+        f"ruleset {rules.id!r} allows {rules.players.min} to {rules.players.max} "
+        f"players{' (an even number, for teams)' if teams else ''}, not {players}"
+    )
 
 
 def _suit_name(suit: int) -> str:
