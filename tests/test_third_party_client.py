@@ -2,10 +2,12 @@
 
 ``clients/node/play.js`` loads the .proto files at run time (no generated code, nothing
 from the Python client), seats every player of a table, plays whole sessions of random
-legal moves, tries every kind of refusal on the way (out of turn, another seat, forged or
-missing credentials, illegal cards, retried, racing and stale requests, malformed
-messages) and checks every message each seat received for cards it could not know. See
-``clients/node/README.md``.
+legal moves of every seat the views list in ``to_act`` (every decision of the house rules
+included: H12 trump, H14 draw, H20 agree or refuse, H22 pass, H23 chosen take, H25
+challenge, H26 a card out of turn), tries every kind of refusal on the way (out of turn,
+another seat, forged or missing credentials, illegal cards and decisions, retried, racing
+and stale requests, malformed messages) and checks every message each seat received for
+cards it could not know. See ``clients/node/README.md``.
 
 ``clients/node/attack.js`` repeats from outside, with the same loading code, every attack
 found against the referee (hostile ruleset uploads while a table plays, table settings,
@@ -14,9 +16,10 @@ reflection, SubmitAction refusals, credentials, retries, undecodable bytes); eac
 refused as documented and change nothing.
 
 The referee runs as a subprocess (``bhabhi serve``) on a fresh SQLite file, never in test
-mode (which would switch the CreateTable limit off). ``npm ci`` runs once per
-package-lock (a marker in node_modules remembers it). The tests are skipped only when
-``node`` or ``npm`` is missing.
+mode (which would switch the CreateTable limit off); the one play.js plays at lets clients
+register house variants (``--allow-register``), for the rulesets of clients/node/rules/.
+``npm ci`` runs once per package-lock (a marker in node_modules remembers it). The tests
+are skipped only when ``node`` or ``npm`` is missing.
 """
 
 from __future__ import annotations
@@ -113,7 +116,8 @@ def _serve(db: Path, *flags: str) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _npm_ci()
-    with _serve(tmp_path_factory.mktemp("third-party") / "r.sqlite3") as target:
+    db = tmp_path_factory.mktemp("third-party") / "r.sqlite3"
+    with _serve(db, "--allow-register") as target:
         yield target
 
 
@@ -128,12 +132,27 @@ def attacked_referee(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.parametrize(
-    ("rules", "players", "hands"),
-    [("bhabho", 4, 2), ("pickup", 3, 2), ("team", 4, 1)],
+    ("rules", "players", "hands", "always"),
+    [
+        ("bhabho", 4, 2, ()),
+        ("pickup", 3, 2, ()),
+        ("team", 4, 1, ()),
+        # H17 shootout, H25 challenge (pickup_and_lead), H26 out of turn
+        ("pagat-getaway", 4, 4, ()),
+        ("zymbiotic", 4, 2, ()),  # X1, X2
+        ("kazhutha", 4, 2, ()),  # H2, H8, H13, H30, counterclockwise
+        # registered: H12 dealer_choice (named in every hand), H14 chosen, H20, H22, H23
+        ("rules/node-house-decisions.yaml", 4, 6, ("trump x6", "ruleset registered x1")),
+        # registered: H15, H16, H23 either_neighbour, H25 with the bhabhi penalty
+        ("rules/node-house-draws.yaml", 3, 6, ("ruleset registered x1",)),
+    ],
 )
 def test_node_client_plays_whole_sessions(
-    referee: str, rules: str, players: int, hands: int
+    referee: str, rules: str, players: int, hands: int, always: tuple[str, ...]
 ) -> None:
+    """A whole session ends with every check met and no leak; ``always`` are counts every
+    session of those rules shows in the summary (the rarer house-rule events, a draw or a
+    challenge, depend on the deal: the summary counts them, the test does not ask for them)."""
     assert NODE is not None
     command = [
         NODE,
@@ -154,6 +173,11 @@ def test_node_client_plays_whole_sessions(
     assert result.returncode == 0, report
     assert "leaks: 0" in result.stdout, report
     assert f"hands played: {hands}," in result.stdout, report
+    counted = {
+        item for line in result.stdout.splitlines() for item in line.partition(": ")[2].split(", ")
+    }
+    for item in always:
+        assert item in counted, report
 
 
 ATTACKS = (

@@ -2,28 +2,53 @@
 'use strict';
 // A third-party client of the Bhabhi referee, written from proto/ alone.
 //
-//   node play.js --target HOST:PORT --rules ID --players N --hands K [--seed S]
+//   node play.js --target HOST:PORT --rules ID|FILE.yaml --players N --hands K [--seed S]
 //
 // It creates a table, seats N players (each with its own credential), starts, watches
 // every seat's stream (and a spectator's), and plays random legal actions until the
-// session ends. Along the way it tries what a careless or hostile client would: acting out
-// of turn, for another seat, with a forged or no credential, illegal cards, retried and
-// stale requests, malformed messages. Each refusal must carry the documented gRPC code and
+// session ends: for every seat the view lists in `to_act`, from that seat's own
+// `legal_actions`, every kind of decision the house rules add (pass, challenge, agree,
+// refuse, a named trump, a chosen hand to draw from or to take). Along the way it tries
+// what a careless or hostile client would: acting out of turn, for another seat, with a
+// forged or no credential, illegal cards and decisions, retried and stale requests,
+// malformed messages. Each refusal must carry the documented gRPC code and
 // google.rpc.ErrorInfo reason. After each hand it fetches the full deal (ExportHand),
 // rebuilds what really happened, and checks every message each seat received for cards
 // that seat could not know, the seed commitment, and the deal against the published
-// shuffle. Exit 0 with a summary, or 1 with the first failure.
+// shuffle. `--rules` with a YAML file registers that house variant first (the referee
+// must allow it: `bhabhi serve --allow-register`). Exit 0 with a summary, or 1 with the
+// first failure.
 
 const crypto = require('node:crypto');
+const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { Referee, refusalProblem, exitWithUsage, grpc } = require('./lib/api');
 const shuffle = require('./lib/shuffle');
-const { CheckFailure, fail, sameSet, Timeline } = require('./lib/truth');
+const { CheckFailure, fail, sameSet, suitOf, rulesOf, Timeline } = require('./lib/truth');
 
 const PLAY = 'ACTION_KIND_PLAY';
 const PICK_UP = 'ACTION_KIND_PICK_UP';
 const TAKE_HAND = 'ACTION_KIND_TAKE_HAND';
+const PASS = 'ACTION_KIND_PASS';
+const CHALLENGE = 'ACTION_KIND_CHALLENGE';
+const AGREE = 'ACTION_KIND_AGREE';
+const REFUSE = 'ACTION_KIND_REFUSE';
+const CHOOSE_TRUMP = 'ACTION_KIND_CHOOSE_TRUMP';
+const DRAW_FROM = 'ACTION_KIND_DRAW_FROM';
+const SUITS = ['C', 'D', 'H', 'S'];
+
+// How often a seat takes the chances nobody waits for: a challenge (H25) right after a
+// trick with an off-suit card, taking a hand (B9, H20-H23), and (H26) a card played out
+// of turn. Rare enough that hands still run many tricks, often enough that a session of
+// two hands meets each of them.
+const CHALLENGE_RATE = 0.25;
+const TAKE_RATE = 0.06;
+const OUT_OF_TURN_RATE = 0.03;
+// H25 accepts a card off the led suit from a seat that holds it; a random card would be
+// false so often that the first right challenge (with `bhabhi`, the end of the hand) came
+// within a few tricks. A seat that can follow mostly does.
+const FOLLOW_RATE = 0.9;
 
 // --- command line ------------------------------------------------------------------------
 
@@ -46,7 +71,7 @@ function parseArgs(argv) {
     };
     switch (arg) {
       case '--target': opts.target = value(); break;
-      case '--rules': opts.rules = value(); break;
+      case '--rules': opts.rules = value(); break; // an id, or a YAML file to register
       case '--players': opts.players = Number(value()); break;
       case '--hands': opts.hands = Number(value()); break;
       case '--seed': opts.seed = Number(value()); break;
@@ -58,6 +83,10 @@ function parseArgs(argv) {
     }
   }
   if (!opts.rules) usage('--rules is required');
+  if (/\.ya?ml$/i.test(opts.rules) || fs.existsSync(opts.rules)) {
+    opts.rulesFile = path.resolve(opts.rules);
+    if (!fs.existsSync(opts.rulesFile)) usage(`no ruleset file ${opts.rules}`);
+  }
   if (!Number.isInteger(opts.players) || opts.players < 2) usage('--players must be an integer >= 2');
   if (!Number.isInteger(opts.hands) || opts.hands < 1) usage('--hands must be an integer >= 1');
   if (opts.seed === null) opts.seed = crypto.randomInt(2 ** 31);
@@ -65,7 +94,7 @@ function parseArgs(argv) {
 }
 
 function usage(problem) {
-  exitWithUsage('usage: node play.js --target HOST:PORT --rules ID --players N --hands K ' +
+  exitWithUsage('usage: node play.js --target HOST:PORT --rules ID|FILE.yaml --players N --hands K ' +
     '[--seed S] [--proto DIR] [--timeout SECONDS] [--verbose]', problem);
 }
 
@@ -86,8 +115,30 @@ function makeRandom(seed) {
 // --- helpers -------------------------------------------------------------------------------
 
 const sha256 = (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-const suitOf = (card) => card.split('/')[0].slice(-1);
-const actionWord = (a) => (a.kind === PLAY ? a.card : a.kind === PICK_UP ? 'pickup' : 'take');
+const hasSeat = (a) => a._seat === 'seat' || (a._seat === undefined && Number.isInteger(a.seat) && a.kind !== PLAY);
+const WORDS = {
+  [PICK_UP]: 'pickup', [TAKE_HAND]: 'take', [PASS]: 'pass', [CHALLENGE]: 'challenge',
+  [AGREE]: 'agree', [REFUSE]: 'refuse', [CHOOSE_TRUMP]: 'trump', [DRAW_FROM]: 'draw',
+};
+// An action in its text form, as ExportHand and refusals write it: `AS`, `pickup`, `take`,
+// `take:3`, `pass`, `challenge`, `agree`, `refuse`, `trump:H`, `draw:2`.
+function actionWord(a) {
+  if (a.kind === PLAY) return a.card;
+  const word = WORDS[a.kind] || String(a.kind);
+  if (a.kind === CHOOSE_TRUMP) return `${word}:${a.suit}`;
+  return hasSeat(a) ? `${word}:${a.seat}` : word;
+}
+// A word of a refusal's `legal_actions` that names no card.
+const NOT_A_CARD = /^(pickup|take|pass|challenge|agree|refuse)$|^(take|draw):\d+$|^trump:[CDHS]$/;
+// The action to send for a legal action of a view: only the fields its kind has (a `seat`
+// only where the view set one, a `suit` only for a trump).
+function toSend(a) {
+  const out = { kind: a.kind, card: a.kind === PLAY ? a.card : '' };
+  if (hasSeat(a)) out.seat = a.seat;
+  if (a.kind === CHOOSE_TRUMP) out.suit = a.suit;
+  return out;
+}
+const isChance = (a) => a.kind === CHALLENGE || a.kind === TAKE_HAND; // nobody waits for it
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const describe = (res) => `last_seq ${res.last_seq}, events ${res.events.map((e) => `${e.seq}:${e.kind}`).join(' ')}`;
 
@@ -127,6 +178,8 @@ class Game {
     this.probed = new Map(); // label -> hand number when last tried
     this.refusals = new Map(); // refusal label -> count
     this.checks = new Map(); // other checked behaviour (retries, resuming) -> count
+    this.decisions = new Map(); // accepted action, by its word (`AS` counted as card) -> count
+    this.eventKinds = new Map(); // events of the hands, by kind -> count
     this.actions = 0;
     this.handsChecked = 0;
     this.sessionOver = null;
@@ -252,7 +305,39 @@ class Game {
 
   // --- setting up ---------------------------------------------------------------------
 
+  // A house variant from a file: ValidateRuleset, then RegisterRuleset (a second
+  // registration of the same id is refused with ruleset_exists; a run against a referee
+  // that has it already checks that it is the same ruleset, by its hash).
+  async register(file) {
+    const yaml = fs.readFileSync(file, 'utf8');
+    const checked = await this.ok('RulesetService', 'ValidateRuleset', { yaml, name: path.basename(file) });
+    if (!checked.valid) {
+      fail(`${file} is not a valid ruleset:\n${checked.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.path}: ${p.message}`).join('\n')}`);
+    }
+    const wanted = checked.ruleset;
+    const result = await this.referee.call('RulesetService', 'RegisterRuleset', { yaml });
+    if (result.err) {
+      const e = result.err;
+      const reason = e.info ? e.info.reason : '';
+      if (reason === 'register_not_allowed') fail(`the referee registers no rulesets (start it with --allow-register): ${e.message}`);
+      if (reason !== 'ruleset_exists') fail(`RegisterRuleset of ${file} failed: ${e.codeName} ${reason} ${e.message}`);
+      const hosted = await this.ok('RulesetService', 'GetRuleset', { id: wanted.id });
+      if (hosted.ruleset.hash !== wanted.hash) fail(`the referee hosts another ruleset ${wanted.id} (${hosted.ruleset.hash}, the file is ${wanted.hash})`);
+      this.count('ruleset registered before, same hash');
+    } else {
+      const got = result.res.ruleset;
+      if (got.id !== wanted.id || got.hash !== wanted.hash || got.origin !== 'RULESET_ORIGIN_REGISTERED') {
+        fail(`RegisterRuleset returned ${JSON.stringify(got).slice(0, 300)}, ValidateRuleset ${wanted.id} ${wanted.hash}`);
+      }
+      this.count('ruleset registered');
+      await this.refused('ruleset_exists', -1, 0,
+        this.referee.call('RulesetService', 'RegisterRuleset', { yaml }), 'ALREADY_EXISTS', 'ruleset_exists');
+    }
+    this.opts.rules = wanted.id;
+  }
+
   async setUp() {
+    if (this.opts.rulesFile) await this.register(this.opts.rulesFile);
     const { rules, players, hands } = this.opts;
     const listed = await this.ok('RulesetService', 'ListRulesets', {});
     const summary = listed.rulesets.find((r) => r.id === rules);
@@ -264,7 +349,9 @@ class Game {
     this.ruleset = doc;
     this.deck = shuffle.deckOf(doc.deck);
     this.step = doc.direction === 'counterclockwise' ? -1 : 1;
-    this.penaltyRules = doc.illegal_play !== 'reject';
+    this.illegalPlay = doc.illegal_play; // reject, pickup_penalty (C12) or challenge (H25)
+    this.outOfTurnPenalty = doc.out_of_turn === 'pickup_penalty'; // H26
+    this.rules = rulesOf(doc);
     this.log(`ruleset ${rules} ${summary.hash}: ${this.deck.length} cards, ${doc.direction}`);
     await this.refused('ruleset_not_found', -1, 0,
       this.referee.call('RulesetService', 'GetRuleset', { id: 'no-such-ruleset' }), 'NOT_FOUND', 'ruleset_not_found');
@@ -340,7 +427,7 @@ class Game {
     await this.refused('table_not_open', -1, started.table.last_seq,
       this.referee.call('TableService', 'JoinTable', { table_id: this.tableId, player_name: 'late' }),
       'FAILED_PRECONDITION', 'table_not_open');
-    this.timeline = new Timeline(players);
+    this.timeline = new Timeline(players, this.rules);
   }
 
   // --- playing ------------------------------------------------------------------------
@@ -356,11 +443,18 @@ class Game {
       const v = views[0];
       const hand = v.hand_number;
       const turn = v.turn;
+      const toAct = v.to_act;
       if (turn < 0) fail(`no seat to play at seq ${seq}, but the session is not over`);
       for (const [s, view] of views.entries()) {
         if (view.seat !== s) fail(`GetView with seat ${s}'s credential returned the view of seat ${view.seat}`);
         if (view.turn !== turn || view.hand_number !== hand) fail(`views of seat 0 and ${s} disagree on the turn or hand`);
+        if (JSON.stringify(view.to_act) !== JSON.stringify(toAct)) fail(`at seq ${seq} seat 0's view says to_act ${toAct}, seat ${s}'s ${view.to_act}`);
+        // The seats that may act are exactly those with a legal action.
+        if (toAct.includes(s) !== view.legal_actions.length > 0) {
+          fail(`at seq ${seq} seat ${s} is ${toAct.includes(s) ? '' : 'not '}in to_act ${toAct} but has legal actions ${view.legal_actions.map(actionWord)}`);
+        }
       }
+      if (!toAct.includes(turn)) fail(`at seq ${seq} the game waits for seat ${turn}, which is not in to_act ${toAct}`);
       // Every card has one holder: no card may show in two seats' hands.
       const holder = new Map();
       for (const view of views) {
@@ -376,24 +470,66 @@ class Game {
       const ctx = { seq, views, responses, turn, hand };
       await this.probes(ctx);
 
-      // The real action: mostly the seat on turn; sometimes (B9) another seat takes a hand.
-      let seat = turn;
-      let action = null;
-      const takers = views.filter((w) => w.legal_actions.some((a) => a.kind === TAKE_HAND)).map((w) => w.seat);
-      if (takers.length && this.random() < 0.03) {
-        seat = this.random.pick(takers);
-        action = { kind: TAKE_HAND, card: '' };
-      } else {
-        const legal = views[turn].legal_actions;
-        if (!legal.length) fail(`seat ${turn} is on turn at seq ${seq} but has no legal action`);
-        const moves = legal.filter((a) => a.kind !== TAKE_HAND); // taking a hand: above, rarely
-        action = this.random.pick(moves.length ? moves : legal);
+      // H26: now and then a seat plays a card out of turn, which these rules punish.
+      if (this.outOfTurnPenalty && this.random() < OUT_OF_TURN_RATE) {
+        const offenders = views.filter((w) => w.seat !== turn && !w.out[w.seat] && w.hand.length);
+        if (offenders.length) {
+          await this.playOutOfTurn(this.random.pick(offenders), seq, hand);
+          continue;
+        }
       }
+      const { seat, action } = this.choose(views, turn);
       await this.act(seat, action, seq, hand);
     }
   }
 
-  async act(seat, action, seq, hand) {
+  // The real action, of any seat in to_act, from its own view's legal actions: mostly what
+  // the game waits for (the card, pickup or decision of the seat `turn`); now and then a
+  // chance nobody waits for, a challenge (H25) or a take (B9, H20-H23), by whoever has it.
+  choose(views, turn) {
+    const options = [];
+    for (const s of views[turn].to_act) {
+      for (const a of views[s].legal_actions) options.push({ seat: s, action: a });
+    }
+    const challenges = options.filter((o) => o.action.kind === CHALLENGE);
+    const takes = options.filter((o) => o.action.kind === TAKE_HAND);
+    let waited = options.filter((o) => o.seat === turn && !isChance(o.action));
+    const led = views[turn].led_suit;
+    const following = waited.filter((o) => o.action.kind === PLAY && led && suitOf(o.action.card) === led);
+    if (this.illegalPlay === 'challenge' && following.length && this.random() < FOLLOW_RATE) waited = following;
+    if (challenges.length && this.random() < CHALLENGE_RATE) return this.random.pick(challenges);
+    if (takes.length && this.random() < TAKE_RATE) return this.random.pick(takes);
+    return this.random.pick(waited.length ? waited : options);
+  }
+
+  // H26: `view`'s seat plays one of its cards out of turn. In a trick it is punished: the
+  // card stays in its hand and it picks up the trick. Between tricks it is punished too
+  // right after a trick that was picked up (that trick, from whoever holds it), and
+  // refused (not_your_turn) otherwise.
+  async playOutOfTurn(view, seq, hand) {
+    const seat = view.seat;
+    const card = this.random.pick(view.hand);
+    const action = { kind: PLAY, card };
+    const request = this.actionRequest(seat, action, seq);
+    const result = await this.submit(seat, request);
+    const inTrick = view.trick.length > 0;
+    if (result.err) {
+      if (inTrick) fail(`H26: seat ${seat} playing ${card} out of turn in a trick was refused: ${result.err.codeName} ${result.err.info && result.err.info.reason} ${result.err.message}`);
+      await this.refused('not_your_turn (H26: no trick to pick up)', seat, seq, Promise.resolve(result), 'FAILED_PRECONDITION', 'not_your_turn');
+      return;
+    }
+    const [penalised, picked] = result.res.events;
+    const ok = penalised && penalised.kind === 'illegal_play_penalised' && penalised.illegal_play_penalised.seat === seat &&
+      penalised.illegal_play_penalised.card === card && penalised.illegal_play_penalised.offence === 'not_your_turn' &&
+      picked && picked.kind === 'picked_up' && picked.picked_up.seat === seat && picked.picked_up.penalty;
+    if (!ok) fail(`H26: seat ${seat} played ${card} out of turn; the answer is ${describe(result.res)}`);
+    this.count(inTrick ? 'H26: out of turn in a trick, punished' : 'H26: out of turn after a pickup, punished');
+    this.accepted(seat, request, result.res, seq, hand, 'penalised card');
+    await this.afterAccepted(result.res);
+  }
+
+  async act(seat, legal, seq, hand) {
+    const action = toSend(legal);
     const request = this.actionRequest(seat, action, seq);
     const mode = this.random();
     let result;
@@ -429,11 +565,8 @@ class Game {
       fail(`a legal action (seat ${seat} ${actionWord(action)} at seq ${seq}) was refused: ${e.codeName} ${e.info && e.info.reason} ${e.message}`);
     }
     const response = result.res;
-    this.checkResponse(seat, seq, response, `seat ${seat} ${actionWord(action)}`);
-    this.actions += 1;
-    if (!this.actionsByHand.has(hand)) this.actionsByHand.set(hand, []);
-    this.actionsByHand.get(hand).push(`${seat}:${actionWord(action)}`);
-    this.history.push({ seat, request, response, hand });
+    this.accepted(seat, request, response, seq, hand, action.kind === PLAY ? 'card' : actionWord(action).split(':')[0]);
+    this.checkDecision(seat, action, response);
 
     // A retry with the same request_id: the same answer, nothing applied twice.
     if (this.random() < 0.25) {
@@ -449,9 +582,74 @@ class Game {
       this.count('retry: same answer, applied once');
     }
 
+    await this.afterAccepted(response);
+  }
+
+  // Book an accepted action: its answer checked, kept for retries and for ExportHand.
+  accepted(seat, request, response, seq, hand, label) {
+    const action = request.action;
+    this.checkResponse(seat, seq, response, `seat ${seat} ${actionWord(action)}`);
+    this.actions += 1;
+    this.decisions.set(label, (this.decisions.get(label) || 0) + 1);
+    if (!this.actionsByHand.has(hand)) this.actionsByHand.set(hand, []);
+    this.actionsByHand.get(hand).push(`${seat}:${actionWord(action)}`);
+    this.history.push({ seat, request, response, hand });
+  }
+
+  async afterAccepted(response) {
     for (const event of response.events) {
       if (event.kind === 'hand_over') await this.finishHand(event.hand_number, event.seq);
       if (event.kind === 'session_over') this.sessionOver = event;
+    }
+  }
+
+  // The first events of an accepted action are what the action says it does.
+  checkDecision(seat, action, response) {
+    const events = response.events;
+    // X5: a card that fixes the trump suit comes after its trump_fixed.
+    const skip = action.kind === PLAY && events[0].kind === 'trump_fixed' ? 1 : 0;
+    const [first, second] = events.slice(skip);
+    const what = `seat ${seat} ${actionWord(action)}`;
+    const body = first ? first[first.kind] : {};
+    const expect = (ok, wanted) => {
+      if (!first || !ok) fail(`${what}: expected ${wanted} first, the answer is ${describe(response)}${first ? ` (${JSON.stringify(body)})` : ''}`);
+    };
+    switch (action.kind) {
+      case PLAY:
+        expect(first.kind === 'card_played' && body.seat === seat && body.card === action.card, `card_played ${action.card}`);
+        break;
+      case PICK_UP:
+        expect(first.kind === 'picked_up' && body.seat === seat && !body.penalty, 'picked_up');
+        break;
+      case TAKE_HAND: {
+        const asked = first.kind === 'take_requested' && body.taker === seat;
+        expect(this.rules.consent ? asked : first.kind === 'hand_taken' && body.taker === seat, this.rules.consent ? 'take_requested (H20)' : 'hand_taken');
+        if (hasSeat(action)) expect(body.seat === action.seat, `the hand of seat ${action.seat} (H23)`);
+        break;
+      }
+      case PASS:
+        expect(first.kind === 'take_passed' && body.seat === seat, 'take_passed (H22)');
+        break;
+      case CHALLENGE:
+        expect(first.kind === 'tochoo_challenged' && body.challenger === seat, 'tochoo_challenged (H25)');
+        this.count(`H25: challenge ${body.right ? `right, ${body.penalty}` : 'wrong'}`);
+        break;
+      case AGREE:
+        expect(first.kind === 'take_answered' && body.seat === seat && body.agreed &&
+          second && second.kind === 'hand_taken' && second.hand_taken.taker === body.taker && second.hand_taken.seat === seat,
+        'take_answered agreed, then hand_taken (H20)');
+        break;
+      case REFUSE:
+        expect(first.kind === 'take_answered' && body.seat === seat && !body.agreed, 'take_answered refused (H20)');
+        break;
+      case CHOOSE_TRUMP:
+        expect(first.kind === 'trump_fixed' && body.seat === seat && body.suit === action.suit, `trump_fixed ${action.suit} (H12)`);
+        break;
+      case DRAW_FROM:
+        expect(first.kind === 'card_drawn' && body.seat === seat && body.from_seat === action.seat, `card_drawn from seat ${action.seat} (H14)`);
+        break;
+      default:
+        fail(`${what}: an action kind this client does not know was legal`);
     }
   }
 
@@ -488,8 +686,11 @@ class Game {
     const { seq, views, turn, hand } = ctx;
     const me = views[turn];
     const legal = me.legal_actions;
-    const someLegal = this.random.pick(legal);
+    const someLegal = toSend(this.random.pick(legal));
     const handOf = (s) => views[s].hand;
+    // The seat on turn plays or picks up (rather than owing a decision first: a trump to
+    // name, H12; a hand to draw from, H14; an answer, H20; a take or pass, H22).
+    const playing = legal.some((a) => a.kind === PLAY || a.kind === PICK_UP);
     let touched = false;
     const probe = async (label, fn) => {
       if (!this.due(label, hand)) return;
@@ -506,7 +707,8 @@ class Game {
       if (!idle.length) return false;
       const s = this.random.pick(idle);
       const cards = handOf(s);
-      const action = cards.length ? { kind: PLAY, card: this.random.pick(cards) } : { kind: PICK_UP, card: '' };
+      // H26 punishes a card out of turn (see playOutOfTurn); a pickup out of turn is refused.
+      const action = cards.length && !this.outOfTurnPenalty ? { kind: PLAY, card: this.random.pick(cards) } : { kind: PICK_UP, card: '' };
       await this.refused('not_your_turn', s, seq, this.submit(s, this.actionRequest(s, action, seq)),
         'FAILED_PRECONDITION', 'not_your_turn');
       // Acting "for another seat": the message has no seat field; one smuggled in as an
@@ -546,8 +748,9 @@ class Game {
         this.referee.call('PlayService', 'SubmitAction', request, { token: '' }), 'UNAUTHENTICATED', 'unauthenticated');
     });
 
-    // Illegal cards and moves of the seat on turn.
+    // Illegal cards and moves of the seat on turn (when it is to play a card or pick up).
     await probe('card_not_in_hand', async () => {
+      if (!playing) return false;
       const others = views.filter((w) => w.seat !== turn).flatMap((w) => w.hand);
       if (!others.length) return false;
       const card = this.random.pick(others);
@@ -556,6 +759,7 @@ class Game {
       return true;
     });
     await probe('card_not_in_deck', async () => {
+      if (!playing) return false;
       const card = `AS/${this.ruleset.deck.packs + 1}`;
       await this.refused('card_not_in_deck', turn, seq,
         this.submit(turn, this.actionRequest(turn, { kind: PLAY, card }, seq)), 'INVALID_ARGUMENT', 'card_not_in_deck');
@@ -565,7 +769,7 @@ class Game {
     const inTrick = me.trick.length > 0;
     const holdsLed = inTrick && me.hand.some((c) => suitOf(c) === me.led_suit);
     const illegal = me.hand.filter((c) => !legalCards.includes(c));
-    if (inTrick && holdsLed && !this.penaltyRules) {
+    if (inTrick && holdsLed && this.illegalPlay === 'reject') {
       const offSuit = illegal.filter((c) => suitOf(c) !== me.led_suit);
       if (offSuit.length) {
         // must_follow_suit occurs only now and then: try it whenever it does, once a hand.
@@ -578,21 +782,21 @@ class Game {
         }
       }
     }
-    if (inTrick && !holdsLed && canPickUp && !legalCards.length && me.hand.length) {
+    if (playing && inTrick && !holdsLed && canPickUp && !legalCards.length && me.hand.length) {
       await probe('must_pick_up', async () => {
         await this.refused('must_pick_up', turn, seq,
           this.submit(turn, this.actionRequest(turn, { kind: PLAY, card: this.random.pick(me.hand) }, seq)),
           'FAILED_PRECONDITION', 'must_pick_up');
       });
     }
-    if (!inTrick && illegal.length) {
+    if (playing && !inTrick && illegal.length) {
       await probe('must_lead_card', async () => {
         await this.refused('must_lead_card', turn, seq,
           this.submit(turn, this.actionRequest(turn, { kind: PLAY, card: this.random.pick(illegal) }, seq)),
           'FAILED_PRECONDITION', 'must_lead_card');
       });
     }
-    if (!canPickUp && (!inTrick || holdsLed)) {
+    if (playing && !canPickUp && (!inTrick || holdsLed)) {
       await probe('pickup_not_allowed', async () => {
         await this.refused('pickup_not_allowed', turn, seq,
           this.submit(turn, this.actionRequest(turn, { kind: PICK_UP, card: '' }, seq)),
@@ -607,6 +811,34 @@ class Game {
         this.submit(s, this.actionRequest(s, { kind: TAKE_HAND, card: '' }, seq)), 'FAILED_PRECONDITION', 'take_hand_not_allowed');
       return true;
     });
+    // H23: nobody may take their own hand, whatever the rules offer.
+    await probe('take_hand_not_allowed (own hand)', async () => {
+      const s = this.random.pick(views.filter((w) => !w.out[w.seat])).seat;
+      await this.refused('take_hand_not_allowed (own hand)', s, seq,
+        this.submit(s, this.actionRequest(s, { kind: TAKE_HAND, card: '', seat: s }, seq)), 'FAILED_PRECONDITION', 'take_hand_not_allowed');
+    });
+
+    // A house rule's decision that is not one of the seat's legal actions now, whether or
+    // not the rules have it: a challenge, an answer, a pass, a trump, a draw from oneself.
+    await probe('action_not_allowed', async () => {
+      const s = this.random.pick(views.filter((w) => !w.out[w.seat])).seat;
+      const offered = new Set(views[s].legal_actions.map(actionWord));
+      const decisions = [
+        { kind: CHALLENGE, card: '' }, { kind: AGREE, card: '' }, { kind: REFUSE, card: '' }, { kind: PASS, card: '' },
+        { kind: CHOOSE_TRUMP, card: '', suit: this.random.pick(SUITS) }, { kind: DRAW_FROM, card: '', seat: s },
+      ].filter((a) => !offered.has(actionWord(a)));
+      const action = this.random.pick(decisions);
+      await this.refused(`action_not_allowed (${actionWord(action).split(':')[0]})`, s, seq,
+        this.submit(s, this.actionRequest(s, action, seq)), 'FAILED_PRECONDITION', 'action_not_allowed');
+    });
+    // The seat the game waits for owes a decision (H12, H14, H20, H22): no card may go first.
+    if (!playing && me.hand.length) {
+      await probe('action_not_allowed (a card before the decision)', async () => {
+        await this.refused('action_not_allowed (a card before the decision)', turn, seq,
+          this.submit(turn, this.actionRequest(turn, { kind: PLAY, card: this.random.pick(me.hand) }, seq)),
+          'FAILED_PRECONDITION', 'action_not_allowed');
+      });
+    }
 
     // A stale expected_seq (behind, and ahead), once in German.
     await probe('stale_seq', async () => {
@@ -643,6 +875,10 @@ class Game {
       await bad('bad_action (kind unset)', base({ action: { kind: 'ACTION_KIND_UNSPECIFIED', card: legalCards[0] || 'AS' } }), 'bad_action');
       await bad('bad_action (card ZZ)', base({ action: { kind: PLAY, card: 'ZZ' } }), 'bad_action');
       await bad('bad_action (no card)', base({ action: { kind: PLAY, card: '' } }), 'bad_action');
+      await bad('bad_action (trump suit X)', base({ action: { kind: CHOOSE_TRUMP, card: '', suit: 'X' } }), 'bad_action');
+      await bad('bad_action (draw from no seat)', base({ action: { kind: DRAW_FROM, card: '' } }), 'bad_action');
+      await bad('bad_action (a seat for pass)', base({ action: { kind: PASS, card: '', seat: 1 } }), 'bad_action');
+      await bad('bad_action (take seat 99)', base({ action: { kind: TAKE_HAND, card: '', seat: 99 } }), 'bad_action');
       await bad('missing_request_id', base({ request_id: '' }), 'missing_request_id');
       await bad('bad_action (request_id too long)', base({ request_id: 'r'.repeat(200) }), 'bad_action');
       const unknownKind = this.referee.encodeSubmit(base({ action: { kind: 99, card: 'AS' } }));
@@ -675,10 +911,12 @@ class Game {
       await this.refused('bad_after_seq', turn, seq,
         this.streamRefusal({ table_id: this.tableId, after_seq: seq + 10 }, this.token(turn)), 'INVALID_ARGUMENT', 'bad_after_seq');
     }
-    if (seq > 1010 && !this.probed.has('snapshot')) {
-      this.probed.set('snapshot', hand);
-      await this.snapshot(turn, seq);
-      await this.snapshot(-1, seq);
+    // A watcher far behind (over 1,000 events) gets every event from the first, as it
+    // was sent to its seat (the referee sends no snapshot, whatever the proto keeps).
+    if (seq > 1010 && !this.probed.has('late watcher')) {
+      this.probed.set('late watcher', hand);
+      await this.resume(turn, 0, seq, 'a watcher over 1,000 events behind gets every event');
+      await this.resume(-1, 0, seq, 'a watcher over 1,000 events behind gets every event');
     }
     if (seq > 12 && !this.probed.has('resume')) {
       this.probed.set('resume', hand);
@@ -694,27 +932,14 @@ class Game {
     }
   }
 
-  // A watcher far behind (more than 1,000 events) starts with a snapshot: of its own view.
-  async snapshot(seat, seq) {
-    const first = await new Promise((resolve, reject) => {
-      const call = this.referee.watch({ table_id: this.tableId, after_seq: 0 }, seat >= 0 ? this.token(seat) : undefined);
-      call.on('data', (m) => { call.cancel(); resolve(m); });
-      call.on('error', (err) => { if (err.code !== grpc.status.CANCELLED) reject(new CheckFailure(`snapshot stream failed: ${err.details}`)); });
-    });
-    if (first.item !== 'snapshot') fail(`a watcher ${seq} events behind got ${first.item} first, not a snapshot`);
-    const snap = first.snapshot;
-    this.record(seat, 'WatchTable (snapshot)', snap.seq, 'view', snap.view);
-    this.record(seat, 'WatchTable (snapshot)', snap.seq, 'table', snap.table);
-    if (snap.seq !== seq || !snap.view || snap.view.seat !== seat) fail(`snapshot at seq ${snap.seq} (expected ${seq}) of seat ${snap.view && snap.view.seat}`);
-    this.count('snapshot for a late watcher');
-  }
-
-  // Watch again from `after` (as after a disconnect): the same events, none lost or repeated.
-  async resume(seat, after, upTo) {
+  // Watch again from `after` (as after a disconnect): the same events, none lost or
+  // repeated. `seat` -1: the spectator.
+  async resume(seat, after, upTo, label = 'resume after a disconnect') {
     await this.waitStreams(upTo);
+    const first = seat >= 0 ? this.streams[seat] : this.streams[this.streams.length - 1];
     const got = [];
     await new Promise((resolve, reject) => {
-      const call = this.referee.watch({ table_id: this.tableId, after_seq: after }, this.token(seat));
+      const call = this.referee.watch({ table_id: this.tableId, after_seq: after }, seat >= 0 ? this.token(seat) : undefined);
       const timer = setTimeout(() => { call.cancel(); reject(new CheckFailure('resumed stream: no events within 10 s')); }, 10000);
       call.on('data', (m) => {
         if (m.item !== 'event') return;
@@ -734,9 +959,9 @@ class Game {
     const expected = Array.from({ length: upTo - after }, (_, i) => after + 1 + i);
     if (JSON.stringify(seqs) !== JSON.stringify(expected)) fail(`resumed after ${after}: got seqs ${seqs}, expected ${expected}`);
     for (const event of got) {
-      if (canon(event) !== canon(this.streams[seat].events.get(event.seq))) fail(`resumed stream: event ${event.seq} differs from the first stream's`);
+      if (canon(event) !== canon(first.events.get(event.seq))) fail(`resumed stream: event ${event.seq} differs from the first stream's`);
     }
-    this.count('resume after a disconnect');
+    this.count(label);
   }
 
   // --- after each hand: the truth, and every message judged against it ------------------
@@ -806,7 +1031,11 @@ class Game {
     if (record.result) this.compareResult(hand, record.result, over.hand_over.result);
 
     // Rebuild the state after every seq, then judge every message up to here.
-    for (let q = this.timeline.lastSeq + 1; q <= overSeq; q++) this.timeline.apply(merged.get(q), deal);
+    for (let q = this.timeline.lastSeq + 1; q <= overSeq; q++) {
+      const event = merged.get(q);
+      this.timeline.apply(event, deal);
+      if (q > start) this.eventKinds.set(event.kind, (this.eventKinds.get(event.kind) || 0) + 1);
+    }
     this.inspectUpTo(overSeq);
     this.handsChecked += 1;
     this.log(`hand ${hand} checked: seqs ${start}..${overSeq}, ${ours.length} actions, seed ok`);
@@ -912,19 +1141,53 @@ class Game {
         }
         if (!sameSet(k.cards, [...state.known[t]])) fail(`${where}: known_cards of seat ${t} ${k.cards}, the events say ${[...state.known[t]]}`);
       });
+      if (JSON.stringify(view.out) !== JSON.stringify(state.out)) fail(`${where}: out ${view.out}, the events say ${state.out}`);
+      if (view.trump !== state.trump) fail(`${where}: trump '${view.trump}', the events say '${state.trump}'`);
+      if (view.led_suit !== state.ledSuit()) fail(`${where}: led_suit '${view.led_suit}', the events say '${state.ledSuit()}'`);
+      // H25: the trick just ended, shown while it may be challenged: its cards as played.
+      if (view.last_trick.length) {
+        const last = state.lastTrick;
+        const shown = JSON.stringify(view.last_trick.map((p) => [p.seat, p.card]));
+        if (!last || shown !== JSON.stringify(last.plays.map((p) => [p.seat, p.card]))) {
+          leak(`last_trick ${shown} is not the trick that ended last (${last && JSON.stringify(last.plays)})`);
+        }
+        if (!last.offSuit.length) fail(`${where}: last_trick shown for a trick with no off-suit card`);
+      }
       const sizes = state.hands.map((h) => h.size);
       if (JSON.stringify(view.hand_sizes) !== JSON.stringify(sizes)) fail(`${where}: hand_sizes ${view.hand_sizes}, the events say ${sizes}`);
       if (view.waste_size !== state.waste.size) fail(`${where}: waste_size ${view.waste_size}, the events say ${state.waste.size}`);
       if (JSON.stringify(view.trick.map((p) => p.card)) !== JSON.stringify(state.trick)) fail(`${where}: trick ${view.trick.map((p) => p.card)}, the events say ${state.trick}`);
       for (const a of view.legal_actions) {
         if (s < 0) leak('a spectator was given legal actions');
-        if (a.kind === PLAY && !state.hands[s].has(a.card)) leak(`legal_actions include ${a.card}, which the seat does not hold`);
+        const bad = (text) => fail(`${where}: legal action ${actionWord(a)}: ${text}`);
+        switch (a.kind) {
+          case PLAY:
+            if (!state.hands[s].has(a.card)) leak(`legal_actions include ${a.card}, which the seat does not hold`);
+            break;
+          case TAKE_HAND:
+            if (hasSeat(a) && (a.seat === s || state.out[a.seat])) bad('a hand of nobody else still in');
+            break;
+          case DRAW_FROM:
+            if (a.seat === s || state.out[a.seat] || !state.hands[a.seat].size || state.hands[s].size) bad('H14 draws from another player still in, by a seat without cards');
+            break;
+          case AGREE: case REFUSE:
+            if (!state.takeRequest || state.takeRequest.seat !== s) bad('no request for this seat\'s hand waits (H20)');
+            break;
+          case CHALLENGE:
+            if (!state.lastTrick || !state.lastTrick.offSuit.length || state.lastTrick.offSuit.includes(s)) bad('no trick this seat may challenge (H25)');
+            break;
+          case CHOOSE_TRUMP:
+            if (!SUITS.includes(a.suit) || state.trump) bad('the trump is fixed already, or no suit (H12)');
+            break;
+          default:
+            break;
+        }
       }
     } else if (m.kind === 'refusal') {
       const words = m.body.info && m.body.info.metadata.legal_actions;
       if (words) {
         for (const word of words.split(',')) {
-          if (word === 'pickup' || word === 'take') continue;
+          if (NOT_A_CARD.test(word)) continue;
           if (s < 0 || !state.hands[s].has(word)) leak(`the refusal lists the legal action ${word}, not in the seat's hand`);
         }
       }
@@ -1018,6 +1281,8 @@ class Game {
       `ruleset ${this.opts.rules}, ${this.opts.players} players, table ${this.tableId}, client seed ${this.opts.seed}`,
       `hands played: ${this.handsChecked}, actions: ${this.actions}, refusals checked: ${refusals}, ` +
         `messages inspected: ${this.inspected}, leaks: 0`,
+      `decisions: ${list(this.decisions)}`,
+      `events: ${list(this.eventKinds)}`,
       `refusals: ${list(this.refusals)}`,
       `other checks: ${list(this.checks)}`,
     ];
