@@ -23,6 +23,11 @@ class CaseError(ValueError):
     """The case itself is malformed (not the implementation's fault)."""
 
 
+class DealDiffers(Exception):
+    """The implementation deals the case's seed (``fair_deal``) other cards than the case
+    records: its shuffle, deck or deal order (C4, H1, H4) is not the recorded one."""
+
+
 class Adapter(Protocol):
     """What a runner needs from an engine or referee under test."""
 

@@ -29,6 +29,7 @@ from referee import bundled
 from referee.cards import CardSyntaxError, card_str, parse_card
 from referee.conformance.adapter import Adapter as Adapter
 from referee.conformance.adapter import CaseError as CaseError
+from referee.conformance.adapter import DealDiffers as DealDiffers
 from referee.conformance.adapter import Refused as Refused
 from referee.engine import Action, EngineError, Hand, IllegalActionError, Session
 from referee.ruleset.loader import ID_PATTERN, RulesetError, load_ruleset, load_ruleset_text
@@ -107,6 +108,16 @@ def carry_ruleset_file(case: Any, folder: Path | None) -> Any:
     return {**case, "ruleset": {**carried, "inline": dict(rules.source)}}
 
 
+def _dealt_from_seed(rules: Ruleset, case: Mapping[str, Any]) -> list[list[int]] | None:
+    """Each seat's cards (sorted) as the engine deals the case's ``fair_deal.seed`` from its
+    dealer: a recorded deal is checked, not only replayed.  None without a ``fair_deal``."""
+    fair = case.get("fair_deal")
+    if not isinstance(fair, Mapping) or not isinstance(fair.get("seed"), str):
+        return None
+    hand = Hand(rules, case["players"], seed=fair["seed"].encode(), dealer=case["dealer"])
+    return [sorted(cards) for cards in hand.deal]
+
+
 def deal_of(case: Mapping[str, Any]) -> list[list[int]]:
     hands = []
     for entry in case["deal"]:
@@ -135,8 +146,16 @@ class EngineAdapter:
         try:
             self.session = Session(rules, case["players"], seed="case", first_dealer=case["dealer"])
             self.hand = self._deal(case, dealer=case["dealer"])
+            dealt = _dealt_from_seed(rules, case)
         except EngineError as error:
             raise CaseError(f"cannot start the hand: {error}") from error
+        if dealt is not None and dealt != [sorted(cards) for cards in deal_of(case)]:
+            seat = next(s for s, cards in enumerate(deal_of(case)) if sorted(cards) != dealt[s])
+            raise DealDiffers(
+                f"the engine deals fair_deal.seed to seat {seat} "
+                f"{' '.join(card_str(c) for c in dealt[seat])}, the case records "
+                f"{' '.join(card_str(c) for c in sorted(deal_of(case)[seat]))}"
+            )
 
     def _deal(self, spec: Mapping[str, Any], dealer: int | None) -> Hand:
         assert self.session is not None
@@ -590,6 +609,9 @@ def run_case(
         adapter.start(case)
     except CaseError as error:
         result.failures.append(Failure(None, str(error), "deal", error=True))
+        return result
+    except DealDiffers as error:
+        result.failures.append(Failure(None, str(error), "deal"))
         return result
     except Exception as error:  # an adapter's crash is the implementation's failure
         result.failures.append(Failure(None, f"start: {_crash(error)}", "deal"))
