@@ -130,6 +130,22 @@ def test_rules_profile_reads_the_options_that_matter_for_play() -> None:
     assert "tochoo" in text and "take" in text
 
 
+@pytest.mark.parametrize(
+    ("trump", "said"),
+    [
+        ({"trump": "first_off_suit_card"}, "first card played by a player who cannot follow"),
+        ({"trump": "fixed", "trump_suit": "H"}, "Trump: hearts, all hand (H12)"),
+        ({"trump": "dealer_choice"}, "the dealer names it"),
+    ],
+)
+def test_the_rules_summary_names_how_the_trump_is_set(trump: dict[str, str], said: str) -> None:
+    """X5 and H12 set the trump three ways; the summary must not call every trump X5's."""
+    text = "\n".join(RulesProfile.from_mapping({"id": "x", **trump}).summary_lines())
+    assert said in text
+    none = "\n".join(RulesProfile.from_mapping({"id": "x", "trump": "none"}).summary_lines())
+    assert "Trump" not in none
+
+
 def test_rules_profile_falls_back_to_bhabho_for_what_is_missing() -> None:
     empty = RulesProfile.from_yaml("id: x\n")
     assert (empty.id, empty.off_suit, empty.ranks) == ("x", "tochoo", RANKS)

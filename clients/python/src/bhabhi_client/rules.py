@@ -52,6 +52,9 @@ class RulesProfile:
     """H21: false, no take once only two players are left."""
     two_left_pickup_loses: bool = False
     trump: str = "none"
+    """``none``, ``first_off_suit_card`` (X5), ``fixed`` or ``dealer_choice`` (H12)."""
+    trump_suit: str = ""
+    """H12 ``fixed``: the suit letter (C, D, H, S)."""
     session_hands: int | None = 10
     session_chips: int = 0
     """C15: chips each Bhabhi puts in the pot (0: no chips)."""
@@ -102,6 +105,7 @@ class RulesProfile:
             take_hand_with_two_left=take.get("with_two_left", True) is not False,
             two_left_pickup_loses=bool(end.get("two_left_pickup_loses", False)),
             trump=text(data, "trump", base.trump),
+            trump_suit=text(data, "trump_suit", ""),
             session_hands=int(hands) if isinstance(hands, int) else None,
             session_chips=chips if isinstance(chips, int) and chips > 0 else 0,
             chips_by_card_points=text(session, "chips_by", "bhabhi") == "card_points",
@@ -191,8 +195,14 @@ class RulesProfile:
             lines.extend(self._take_lines())
         if self.two_left_pickup_loses:
             lines.append("With two players left, whoever must pick up is the Bhabhi.")
-        if self.trump != "none":
-            lines.append("Trump: the suit of the first card played by a player who cannot follow.")
+        trump = {
+            "first_off_suit_card": "the suit of the first card played by a player who cannot "
+            "follow (X5)",
+            "fixed": f"{_SUIT_NAMES.get(self.trump_suit, self.trump_suit)}, all hand (H12)",
+            "dealer_choice": "the dealer names it before the first lead (H12)",
+        }.get(self.trump)
+        if trump:
+            lines.append(f"Trump: {trump}; a trump played off-suit beats the led suit.")
         if self.session_hands:
             lines.append(f"A session is {self.session_hands} hands (unless the table says less).")
         if self.session_chips and self.chips_by_card_points:
@@ -250,6 +260,9 @@ class RulesProfile:
     @property
     def whole_pile(self) -> bool:
         return self.pickup_takes == "trick_and_waste"
+
+
+_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def _texts(value: object) -> dict[str, str]:
