@@ -34,6 +34,8 @@ class Option:
     nullable: bool
     clauses: tuple[str, ...]
     description: str
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 NOT_RULES = frozenset({"$schema", "id", "extends", "title", "description", "clauses", "sources"})
@@ -78,6 +80,8 @@ def _walk(properties: Mapping[str, Any], prefix: str) -> Iterator[Option]:
             nullable="null" in types,
             clauses=tuple(sub.get("x-clauses", ())),
             description=sub.get("description", ""),
+            minimum=sub.get("minimum"),
+            maximum=sub.get("maximum"),
         )
 
 

@@ -27,7 +27,7 @@ def session(ruleset: Ruleset) -> list[Sentence]:
         counted(ruleset, "session.chips"),
     ]
     if ruleset.session.chips:
-        sentences.append(said(ruleset, "session.chips_by", chips=ruleset.session.chips))
+        sentences.append(said(ruleset, "session.chips_by"))
     return sentences
 
 

@@ -249,17 +249,13 @@ session-bhabhi-limit = The session ends as soon as a player has been the Bhabhi 
   }
 session-bhabhi-limit-none = The session does not end early, however often a player is the Bhabhi.
 rule-session-loser = Keep count of how often each player is the Bhabhi: whoever was the Bhabhi most often loses the session.
-session-chips = Play for chips: each time a player is the Bhabhi, they pay into a pot. At the end of the session the player with the fewest losses takes the pot; players who tie share it equally, and what cannot be shared stays in the pot.
+session-chips = Play for chips, at a stake of { $count ->
+    [one] one chip
+   *[other] { $count } chips
+  }. At the end of the session the player with the fewest losses takes the pot; players who tie share it equally, and what cannot be shared stays in the pot.
 session-chips-none = No chips are played for.
-# $chips: the stake.
-session-chips-by-bhabhi = A Bhabhi pays { $chips ->
-    [one] one chip
-   *[other] { $chips } chips
-  } per hand lost.
-session-chips-by-card-points = A Bhabhi pays { $chips ->
-    [one] one chip
-   *[other] { $chips } chips
-  } for every point of the cards still in their hand: number cards count their number, Jack, Queen and King 10 each, an Ace 1. A Bhabhi with no cards left pays nothing.
+session-chips-by-bhabhi = Each Bhabhi pays the stake into the pot.
+session-chips-by-card-points = Each Bhabhi pays the stake into the pot for every point of the cards still in their hand: number cards count their number, Jack, Queen and King 10 each, an Ace 1. A Bhabhi with no cards left pays nothing.
 
 ## Playing with the referee: the clock and what you can see.
 
