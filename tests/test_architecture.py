@@ -103,6 +103,28 @@ RULES = [
         set(),
     ),
     (
+        "ruleset loading does not reach up to the rulebook (only `bhabhi rules explain` does)",
+        "referee",
+        "referee.ruleset",
+        {"referee.rulebook"},
+        {"referee.ruleset.commands"},
+    ),
+    (
+        "the rulebook reads rulesets and the catalogue, and nothing of play or serving",
+        "referee",
+        "referee.rulebook",
+        {
+            "referee.engine",
+            "referee.server",
+            "referee.sim",
+            "referee.conformance",
+            "referee.ops",
+            "referee.cli",
+            "grpc",
+        },
+        set(),
+    ),
+    (
         "the server imports neither the conformance suite, the simulator nor operations",
         "referee",
         "referee.server",

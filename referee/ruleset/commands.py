@@ -113,10 +113,34 @@ def register(subparsers: Subparsers) -> None:
     schema.add_argument("--print", action="store_true", help="print the schema, not its path")
     schema.set_defaults(func=_schema, variant=False)
 
+    explain = commands.add_parser(
+        "explain",
+        help="write the rulebook of a ruleset (text, Markdown or HTML), made from its options",
+        description="Write the complete rulebook of a ruleset, a bundled id or a YAML file "
+        "(house variants start with how they differ from their base): every option as the "
+        "sentences players read at the table, each naming the clauses it states. Languages "
+        "are the files of referee/rulebook/locales/ (docs/rulebook.md).",
+    )
+    explain.add_argument("ruleset", metavar="ID|FILE")
+    explain.add_argument("--lang", default="en", metavar="LANG", help="en (the default), de, pl")
+    explain.add_argument(
+        "--format", default="text", metavar="FORMAT", help="text (the default), markdown, html"
+    )
+    explain.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    explain.set_defaults(func=_explain)
+
     reference = commands.add_parser(
         "reference", help="print the format's reference (Markdown), generated from the schema"
     )
     reference.set_defaults(func=_reference)
+
+
+def _explain(args: argparse.Namespace) -> int:
+    # The rulebook sits above the ruleset layer (it reads rulesets and the catalogue); only
+    # this command reaches up to it, and only when it runs.
+    from referee.rulebook.commands import explain
+
+    return explain(args)
 
 
 def _reference(args: argparse.Namespace) -> int:

@@ -1,0 +1,104 @@
+"""The rulebook of a resolved ruleset: its sections in reading order, and for a house variant
+a first section of how it differs from its base.
+
+Sections follow the course of a game (what it is, the cards, the deal, the first trick,
+following suit, the lead, getting out, taking a hand, the end of a hand, sessions, the
+referee's table), then where the rules come from and the glossary of the game's names.
+An option is stated where it has an effect: ``if_waste_empty`` only where the power draws
+from the waste pile, the trump suit only with a fixed trump; every option that has an effect
+is stated at its value, defaults included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from referee.rulebook import ending, opening, play
+from referee.rulebook.clause_ids import options
+from referee.rulebook.model import Rulebook, Section, Sentence
+from referee.rulebook.sentences import raw_value
+from referee.ruleset.clauses import followed
+from referee.ruleset.model import Ruleset
+
+SECTIONS: tuple[tuple[str, Callable[[Ruleset], list[Sentence]]], ...] = (
+    ("game", opening.game),
+    ("cards", opening.cards),
+    ("deal", opening.deal),
+    ("first-trick", opening.first_trick),
+    ("following", play.following),
+    ("leading", play.leading),
+    ("getting-out", play.getting_out),
+    ("taking", play.taking),
+    ("end", ending.end_of_hand),
+    ("session", ending.session),
+    ("table", ending.table),
+)
+"""Every section's key (its anchor, and its heading's message ``section-KEY``) and builder."""
+
+GLOSSARY = ("bhabhi", "getaway", "thulla", "tochoo", "bhabho", "laad", "kazhutha", "vettu", "haath")
+"""The game's regional names, each the message ``glossary-NAME`` (its ``.term`` the word)."""
+
+
+def build(ruleset: Ruleset, base: Ruleset | None = None) -> Rulebook:
+    """The rulebook of ``ruleset``; with the ruleset it ``extends``, how it differs comes first."""
+    follows = followed(ruleset.source)
+
+    def stated(sentence: Sentence) -> Sentence:
+        # A sentence states the clauses its option names that the ruleset follows: "no
+        # shootout" does not state H17, nor one pack X4 (referee.ruleset.clauses decides).
+        kept = tuple(c for c in sentence.clauses if follows.get(c, True))
+        return replace(sentence, clauses=kept)
+
+    sections = [
+        Section(key, Sentence(f"section-{key}"), tuple(stated(s) for s in make(ruleset)))
+        for key, make in SECTIONS
+    ]
+    if ruleset.sources:
+        sections.append(_sources(ruleset))
+    glossary = tuple(Sentence(f"glossary-{word}") for word in GLOSSARY)
+    sections.append(Section("glossary", Sentence("section-glossary"), glossary))
+    if base is not None:
+        sections.insert(0, differences(ruleset, base, sections))
+    return Rulebook(
+        title=Sentence("rulebook-title", {"title": ruleset.title}),
+        sections=tuple(sections),
+        ruleset_id=ruleset.id,
+        ruleset_hash=ruleset.hash,
+        base_id=base.id if base is not None else None,
+    )
+
+
+def changed_options(ruleset: Ruleset, base: Ruleset) -> list[str]:
+    """The options whose values differ, in schema order (left-out ones at their defaults)."""
+    return [o.path for o in options() if raw_value(ruleset, o.path) != raw_value(base, o.path)]
+
+
+def differences(ruleset: Ruleset, base: Ruleset, sections: list[Section]) -> Section:
+    """The sentences of the options the variant changes, as the book below states them.
+
+    An option changed where it has no effect (the waste draw of a game without the power
+    rule) changes nothing at the table and is not listed."""
+    changed = set(changed_options(ruleset, base))
+    stated: list[Sentence] = []
+    for section in sections:
+        for sentence in section.sentences:
+            if changed & set(sentence.options) and sentence not in stated:
+                stated.append(sentence)
+    intro = "differences-intro" if stated else "differences-none"
+    return Section(
+        "differences",
+        Sentence("section-differences", {"base": base.title}),
+        (Sentence(intro, {"base": base.title}), *stated),
+    )
+
+
+def _sources(ruleset: Ruleset) -> Section:
+    sentences = []
+    for source in ruleset.sources:
+        if source.follows:
+            args = {"name": source.name, "follows": source.follows}
+            sentences.append(Sentence("source-follows", dict(args)))
+        else:
+            sentences.append(Sentence("source-named", {"name": source.name}))
+    return Section("sources", Sentence("section-sources"), tuple(sentences))

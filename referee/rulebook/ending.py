@@ -1,0 +1,40 @@
+"""The last sections: the end of a hand and its open points, sessions, the referee's table."""
+
+from __future__ import annotations
+
+from referee.rulebook.model import Sentence
+from referee.rulebook.sentences import counted, rule, said
+from referee.ruleset.model import Ruleset
+
+
+def end_of_hand(ruleset: Ruleset) -> list[Sentence]:
+    """The Bhabhi (C10, C13, V2), and every way a hand is made to end."""
+    return [
+        rule("bhabhi-loses", ("C10", "C13")),
+        said(ruleset, "end.all_out_together"),
+        said(ruleset, "end.at_dead_position"),
+        counted(ruleset, "end.max_tricks"),
+        said(ruleset, "end.at_max_tricks"),
+    ]
+
+
+def session(ruleset: Ruleset) -> list[Sentence]:
+    """How many hands, the count of Bhabhis, chips (C14, C15, H28)."""
+    sentences = [
+        counted(ruleset, "session.hands"),
+        counted(ruleset, "session.bhabhi_limit"),
+        rule("session-loser", ("C14",)),
+        counted(ruleset, "session.chips"),
+    ]
+    if ruleset.session.chips:
+        sentences.append(said(ruleset, "session.chips_by"))
+    return sentences
+
+
+def table(ruleset: Ruleset) -> list[Sentence]:
+    """What the referee does at a table with a clock, and what the players see (H27, H29)."""
+    return [
+        said(ruleset, "timeout_move"),
+        counted(ruleset, "timeout_bot_after"),
+        said(ruleset, "hand_sizes"),
+    ]

@@ -1,0 +1,114 @@
+"""The rulebook as one self-contained HTML page: inline CSS, no script, nothing fetched.
+
+Readable on a phone (one column, the viewport's width) and printable on A4 (``@media
+print``: page margins, no heading left alone at the foot of a page, links shown as plain
+text).  Suit symbols are coloured (hearts and diamonds red); clause IDs link to the final
+"Clauses" section; the ruleset's id, hash and the program's version stand at the foot.
+"""
+
+from __future__ import annotations
+
+import html as _html
+
+from referee.rulebook.render import Written
+
+STYLE = """
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; background: #fff; color: #1a1a1a;
+  font: 1.05rem/1.55 Georgia, "Times New Roman", serif; }
+main { max-width: 42rem; margin: 0 auto; padding: 1.25rem 1rem 2rem; }
+h1 { font-size: 1.9rem; line-height: 1.2; margin: 0.5rem 0 1rem; }
+h2 { font-size: 1.3rem; margin: 2rem 0 0.6rem; padding-bottom: 0.2rem;
+  border-bottom: 1px solid #ccc; }
+p { margin: 0 0 0.7rem; }
+nav ol { padding-left: 1.6rem; margin: 0; }
+nav li { margin: 0.15rem 0; }
+a { color: #1d4f91; }
+a.ref { font: 0.7rem/1 system-ui, sans-serif; text-decoration: none; color: #666;
+  vertical-align: super; margin-left: 0.15rem; }
+dl { margin: 0; }
+dt { font-weight: bold; margin-top: 0.6rem; }
+dd { margin: 0 0 0.4rem 1.2rem; }
+.red { color: #c8102e; }
+.black { color: #000; }
+#clauses dd, #clauses dt { font-size: 0.9rem; }
+footer { margin-top: 2.5rem; padding-top: 0.6rem; border-top: 1px solid #ccc;
+  font: 0.8rem/1.4 system-ui, sans-serif; color: #555; overflow-wrap: anywhere; }
+body, p, dd, li { overflow-wrap: break-word; }
+@media print {
+  @page { size: A4; margin: 18mm 16mm; }
+  body { font-size: 11pt; }
+  main { max-width: none; padding: 0; }
+  h2 { break-after: avoid; page-break-after: avoid; }
+  p, dd, dt, li { break-inside: avoid; page-break-inside: avoid; }
+  a { color: inherit; text-decoration: none; }
+  a.ref { color: #666; }
+  .red { color: #c8102e; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"""
+
+_SUITS = {"♥": "red", "♦": "red", "♠": "black", "♣": "black"}
+
+
+def words(text: str) -> str:
+    """Text escaped for HTML, with every suit symbol in its colour."""
+    escaped = _html.escape(text, quote=True)
+    for symbol, colour in _SUITS.items():
+        escaped = escaped.replace(symbol, f'<span class="{colour}">{symbol}</span>')
+    return escaped
+
+
+def refs(clauses: tuple[str, ...]) -> str:
+    return "".join(f'<a class="ref" href="#clause-{c}">{c}</a>' for c in clauses)
+
+
+def render(book: Written) -> str:
+    toc = [(s.key, s.heading) for s in book.sections]
+    if book.clauses:
+        toc.append(("clauses", book.words["section-clauses"]))
+    out = [
+        "<!DOCTYPE html>",
+        f'<html lang="{_html.escape(book.language)}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{words(book.title)}</title>",
+        f"<style>{STYLE}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        f"<h1>{words(book.title)}</h1>",
+        f'<nav aria-label="{words(book.words["contents"])}">',
+        f"<h2>{words(book.words['contents'])}</h2>",
+        "<ol>",
+        *(f'<li><a href="#{key}">{words(heading)}</a></li>' for key, heading in toc),
+        "</ol>",
+        "</nav>",
+    ]
+    for section in book.sections:
+        out += [f'<section id="{section.key}">', f"<h2>{words(section.heading)}</h2>"]
+        if section.key == "glossary":
+            out.append("<dl>")
+            for entry in section.sentences:
+                out += [f"<dt>{words(entry.term or '')}</dt>", f"<dd>{words(entry.text)}</dd>"]
+            out.append("</dl>")
+        else:
+            for sentence in section.sentences:
+                out.append(f"<p>{words(sentence.text)}{refs(sentence.clauses)}</p>")
+        out.append("</section>")
+    if book.clauses:
+        out += [
+            '<section id="clauses">',
+            f"<h2>{words(book.words['section-clauses'])}</h2>",
+            f"<p>{words(book.words['clauses-intro'])}</p>",
+            "<dl>",
+        ]
+        for clause in book.clauses:
+            out += [
+                f'<dt id="clause-{clause.id}">{clause.id} {words(clause.title)}</dt>',
+                f"<dd>{words(clause.text)}</dd>",
+            ]
+        out += ["</dl>", "</section>"]
+    out += [f"<footer>{words(book.words['footer'])}</footer>", "</main>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,134 @@
+"""The first sections: the game and its players, the cards, the deal, the first trick."""
+
+from __future__ import annotations
+
+from referee.cards import RANKS, card_str
+from referee.rulebook.clause_ids import clauses_of
+from referee.rulebook.model import CardName, RankList, Sentence, SuitName
+from referee.rulebook.sentences import counted, rule, said
+from referee.ruleset.clauses import ALWAYS
+from referee.ruleset.model import AceRank, FirstTrickOffSuit, OffSuitPlay, Ruleset
+
+
+def game(ruleset: Ruleset) -> list[Sentence]:
+    """What the game is, who wins and loses, how many play, which way round."""
+    players = ruleset.players
+    player_clauses = value_clauses("players.min", "players.max")
+    count = (
+        Sentence(
+            "players-exact",
+            {"count": players.min},
+            player_clauses,
+            ("players.min", "players.max"),
+        )
+        if players.min == players.max
+        else Sentence(
+            "players-range",
+            {"min": players.min, "max": players.max},
+            player_clauses,
+            ("players.min", "players.max"),
+        )
+    )
+    return [
+        rule("game-goal", _always("C9", "C10")),
+        Sentence("ruleset-description", {"description": ruleset.description}),
+        count,
+        said(ruleset, "players.teams"),
+        said(ruleset, "direction"),
+    ]
+
+
+def cards(ruleset: Ruleset) -> list[Sentence]:
+    """The pack, the ranks in each suit and their order."""
+    deck = ruleset.deck
+    ranks = [r for r in RANKS if r in deck.ranks]
+    if deck.ace is AceRank.LOW and "A" in ranks:
+        ranks = ["A", *[r for r in ranks if r != "A"]]
+    high_to_low = RankList(tuple(reversed(ranks)))
+    sentences = [
+        counted(ruleset, "deck.packs"),
+        Sentence(
+            "deck-ranks-all" if len(ranks) == len(RANKS) else "deck-ranks-some",
+            {"count": len(ranks), "ranks": RankList(tuple(ranks))},
+            value_clauses("deck.ranks"),
+            ("deck.ranks",),
+        ),
+        said(ruleset, "deck.ace", order=high_to_low),
+    ]
+    if deck.packs > 1:
+        sentences.append(said(ruleset, "deck.identical_cards"))
+    return sentences
+
+
+def deal(ruleset: Ruleset) -> list[Sentence]:
+    """Who deals, how the cards go round, who deals next."""
+    lowest = _lowest_rank(ruleset)
+    return [
+        Sentence(
+            "deal-first-dealer",
+            {"seat": ruleset.deal.first_dealer},
+            value_clauses("deal.first_dealer"),
+            ("deal.first_dealer",),
+        ),
+        said(ruleset, "deal.order"),
+        said(ruleset, "deal.remainder", lowest=RankList((lowest,))),
+        said(ruleset, "deal.dealer_moves"),
+        rule("redeal", _always("C16")),
+    ]
+
+
+def first_trick(ruleset: Ruleset) -> list[Sentence]:
+    """Who leads the first card, what the first trick allows, who leads the second."""
+    lead = ruleset.first_lead.card
+    card = CardName(card_str(lead)[:-1], card_str(lead)[-1])
+    lead_clauses = _lead_card_clauses(ruleset)
+    leads = said(ruleset, "first_lead.leads", also=("first_lead.card",), card=card)
+    sentences = [
+        Sentence(
+            leads.message_id,
+            leads.args,
+            tuple(dict.fromkeys((*lead_clauses, *leads.clauses))),
+            leads.options,
+        ),
+        said(ruleset, "first_lead.if_absent", card=card, suit=SuitName(card.suit)),
+        said(ruleset, "first_trick.off_suit"),
+    ]
+    someone_plays_off_suit = (
+        ruleset.off_suit.play is not OffSuitPlay.PICKUP
+        or ruleset.first_trick.off_suit is FirstTrickOffSuit.DISCARD
+    )
+    if someone_plays_off_suit:
+        sentences.append(said(ruleset, "first_trick.void_plays"))
+    sentences.append(said(ruleset, "first_trick.next_leader"))
+    return sentences
+
+
+def value_clauses(*paths: str) -> tuple[str, ...]:
+    """The clauses of a free value (a number, a card, the ranks): the option's own, of which
+    the builder keeps those the ruleset follows (C2 only for 3 to 8 players)."""
+    return tuple(dict.fromkeys(c for path in paths for c in clauses_of(path)))
+
+
+def _lead_card_clauses(ruleset: Ruleset) -> tuple[str, ...]:
+    """C6 for the Ace of spades; V3 for the 2 of spades with Aces low; H7 for another card."""
+    written = card_str(ruleset.first_lead.card)
+    if written == "AS":
+        return ("C6",)
+    if written == "2S" and ruleset.deck.ace is AceRank.LOW:
+        return ("C6", "V3")
+    return ("H7",)
+
+
+def _lowest_rank(ruleset: Ruleset) -> str:
+    deck = ruleset.deck
+    if deck.ace is AceRank.LOW and "A" in deck.ranks:
+        return "A"
+    return next(r for r in RANKS if r in deck.ranks)
+
+
+def _always(*clauses: str) -> tuple[str, ...]:
+    """Clauses every ruleset follows (``referee.ruleset.clauses.ALWAYS``): checked, not typed
+    twice, so that a clause that stops being unconditional is noticed here."""
+    missing = [c for c in clauses if c not in ALWAYS]
+    assert not missing, missing
+    return clauses

@@ -1,0 +1,99 @@
+"""The middle sections: following suit, who leads next, getting out, taking a hand."""
+
+from __future__ import annotations
+
+from referee.rulebook.model import Sentence, SuitName
+from referee.rulebook.sentences import pickups_happen, rule, said, tochoo_game
+from referee.ruleset.model import (
+    IfLeaderOut,
+    IllegalPlay,
+    OffSuitPlay,
+    Ruleset,
+    Shootout,
+    TakeHandWhen,
+    Trump,
+)
+
+
+def following(ruleset: Ruleset) -> list[Sentence]:
+    """Following suit, what a player who cannot does, trumps, and a card that breaks C7."""
+    play = ruleset.off_suit.play
+    sentences = [rule("follow-suit", ("C7",))]
+    if play is OffSuitPlay.DISCARD:
+        sentences.append(rule("trick-complete", ("C8", "D2")))
+    else:
+        sentences.append(rule("trick-clean", ("C8", "B5") if tochoo_game(ruleset) else ("C8",)))
+    sentences.append(said(ruleset, "off_suit.play"))
+    if tochoo_game(ruleset):
+        sentences.append(said(ruleset, "off_suit.tochoo_picked_up_by"))
+    if pickups_happen(ruleset):
+        sentences.append(said(ruleset, "off_suit.pickup_takes"))
+    if ruleset.trump is Trump.FIXED and ruleset.trump_suit is not None:
+        suit = SuitName(ruleset.trump_suit.value)
+        sentences.append(said(ruleset, "trump", also=("trump_suit",), suit=suit))
+    else:
+        sentences.append(said(ruleset, "trump"))
+    if ruleset.trump is not Trump.NONE:
+        sentences.append(rule("trump-beats", _trump_clauses(ruleset)))
+    sentences.append(said(ruleset, "illegal_play"))
+    if ruleset.illegal_play is IllegalPlay.CHALLENGE:
+        sentences.append(said(ruleset, "false_tochoo_penalty"))
+    sentences.append(said(ruleset, "out_of_turn"))
+    return sentences
+
+
+def leading(ruleset: Ruleset) -> list[Sentence]:
+    """Who leads after a clean trick, after a pickup, and when the leader has no cards."""
+    leader = ruleset.next_leader
+    sentences = [said(ruleset, "next_leader.after_complete_trick")]
+    if pickups_happen(ruleset):
+        sentences.append(said(ruleset, "next_leader.after_pickup"))
+    sentences.append(said(ruleset, "next_leader.if_out"))
+    if leader.if_out is IfLeaderOut.DRAWS_FROM_WASTE:
+        sentences += [
+            said(ruleset, "next_leader.draw_pile"),
+            said(ruleset, "next_leader.draw"),
+            said(ruleset, "next_leader.if_waste_empty"),
+        ]
+    if leader.if_out is IfLeaderOut.DRAWS_FROM_PLAYER:
+        sentences.append(said(ruleset, "next_leader.draw_from"))
+    return sentences
+
+
+def getting_out(ruleset: Ruleset) -> list[Sentence]:
+    """Going out (C9), and what changes when only two players are left (X2, H17-H19)."""
+    draws = ruleset.next_leader.if_out in (
+        IfLeaderOut.DRAWS_FROM_WASTE,
+        IfLeaderOut.DRAWS_FROM_PLAYER,
+    )
+    end = ruleset.end
+    sentences = [rule("going-out", ("C9",)), rule("same-trick-out", ("C11",))]
+    if pickups_happen(ruleset):
+        sentences.append(said(ruleset, "end.two_left_pickup_loses"))
+    if ruleset.off_suit.play is OffSuitPlay.TOCHOO or end.two_left_tochoo_wins:
+        sentences.append(said(ruleset, "end.two_left_tochoo_wins"))
+    if draws or end.shootout is not Shootout.NONE:
+        sentences.append(said(ruleset, "end.shootout"))
+    if draws or end.two_left_power_escapes:
+        sentences.append(said(ruleset, "end.two_left_power_escapes"))
+    return sentences
+
+
+def taking(ruleset: Ruleset) -> list[Sentence]:
+    """Taking another player's whole hand (B9, X1, H20-H24)."""
+    sentences = [said(ruleset, "take_hand.when")]
+    if ruleset.take_hand.when is TakeHandWhen.NEVER:
+        return sentences
+    return [
+        *sentences,
+        said(ruleset, "take_hand.from"),
+        said(ruleset, "take_hand.per_trick"),
+        said(ruleset, "take_hand.lead_passes_to"),
+        said(ruleset, "take_hand.consent"),
+        said(ruleset, "take_hand.before_first_trick"),
+        said(ruleset, "take_hand.with_two_left"),
+    ]
+
+
+def _trump_clauses(ruleset: Ruleset) -> tuple[str, ...]:
+    return ("X5",) if ruleset.trump is Trump.FIRST_OFF_SUIT_CARD else ("H12",)

@@ -1,0 +1,289 @@
+"""The rulebook (``bhabhi rules explain``): complete, in every language file, faithful to the
+clauses each ruleset declares, and changed by every option it states.
+
+The completeness test walks the ruleset schema, not a list kept here: a new option or value
+without a sentence fails it, and a new ``locales/LANG.ftl`` is covered by adding the file.
+"""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fluent.syntax import FluentParser
+from fluent.syntax.ast import Junk
+
+from referee.rulebook import build, languages, render
+from referee.rulebook.clause_ids import Option, Value, clauses_of, options
+from referee.rulebook.loading import with_base
+from referee.rulebook.locale import LOCALES, Localizer
+from referee.rulebook.model import Rulebook, Sentence
+from referee.ruleset.catalogue import load_catalogue
+from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
+from referee.ruleset.model import Ruleset
+
+BASE = "bhabho"
+"""The ruleset every option value is set on: it has the tochoo, the power rule and taking
+hands, so most options have an effect; CONTEXT sets what the others need."""
+
+CONTEXT: dict[str, dict[str, Any]] = {
+    "deck.identical_cards": {"deck.packs": 2},
+    "trump": {"trump_suit": "S"},
+    "trump_suit": {"trump": "fixed"},
+    "next_leader.draw_from": {"next_leader.if_out": "draws_from_player"},
+    "false_tochoo_penalty": {"illegal_play": "challenge"},
+    "session.chips_by": {"session.chips": 3},
+}
+"""Options that have an effect only beside other values (the waste draw needs the power
+rule, the trump suit a fixed trump), and those values."""
+
+FREE_VALUES: dict[str, tuple[Any, ...]] = {
+    "deck.ranks": (
+        ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
+        ["7", "8", "9", "10", "J", "Q", "K", "A"],
+        ["A"],
+    ),
+    "first_lead.card": ("AS", "2S", "AC", "10H"),
+}
+"""Values of the options that are neither enums, booleans nor numbers."""
+
+PLURAL_PROBES = (0, 1, 2, 3, 5, 12, 22, 25, 101, 1000)
+"""Numbers that meet every plural form of English, German and Polish (one, few, many, other)."""
+
+
+def _values(found: Option) -> list[Any]:
+    if found.values:
+        return list(found.values)
+    if found.path in FREE_VALUES:
+        return list(FREE_VALUES[found.path])
+    assert found.kind == "integer", f"{found.path}: no test values for a {found.kind} option"
+    low = found.minimum if found.minimum is not None else 0
+    high = found.maximum if found.maximum is not None else 10**6
+    numbers = [n for n in (low, *PLURAL_PROBES, high) if low <= n <= high]
+    return [*dict.fromkeys(numbers), *([None] if found.nullable else [])]
+
+
+CASES = [(o.path, value) for o in options() for value in _values(o)]
+
+
+def _set(data: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    for key in parents:
+        data = data.setdefault(key, {})
+    data[last] = value
+
+
+def ruleset_with(settings: dict[str, Any], base: str = BASE) -> Ruleset:
+    """``base`` with some options set: built, not validated (the sentences of a value must
+    exist whatever else the ruleset says)."""
+    data = copy.deepcopy(dict(load_ruleset(base).source))
+    for path, value in settings.items():
+        _set(data, path, value)
+    return Ruleset.from_mapping(data)
+
+
+def sentences_of(book: Rulebook, path: str) -> list[Sentence]:
+    return [s for s in book.sentences() if path in s.options]
+
+
+def test_every_option_value_is_stated_in_every_language() -> None:
+    """Every option path and value of the schema (numbers at their plural forms, null) has a
+    sentence, and it is written in every language with no Fluent error, no missing
+    message or variable, and no key name or ``{`` in its text."""
+    assert "en" in languages()
+    words = {language: Localizer(language) for language in languages()}
+    faults = []
+    for path, value in CASES:
+        settings = {**CONTEXT.get(path, {}), path: value}
+        book = build(ruleset_with(settings))
+        found = sentences_of(book, path)
+        if not found:
+            faults.append(f"{path}: {value!r}: no sentence states it")
+        for sentence in found:
+            for language, localizer in words.items():
+                try:
+                    text = localizer.sentence(sentence)
+                except ValueError as exc:
+                    faults.append(f"{path}: {value!r}: {language}: {exc}")
+                    continue
+                if "{" in text or "}" in text or sentence.message_id in text or not text:
+                    faults.append(f"{path}: {value!r}: {language}: {text!r}")
+    assert not faults, "\n".join(faults)
+
+
+def test_every_value_says_something_else() -> None:
+    """Two values of one option never read the same: each value's sentences differ."""
+    words = Localizer("en")
+    for found in options():
+        texts = set()
+        for value in _values(found):
+            settings = {**CONTEXT.get(found.path, {}), found.path: value}
+            book = build(ruleset_with(settings))
+            texts.add(" ".join(words.sentence(s) for s in sentences_of(book, found.path)))
+        assert len(texts) == len(_values(found)), (found.path, texts)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_language_files_parse_cleanly_and_have_every_message_of_english(language: str) -> None:
+    """A syntax error in a .ftl file drops the message silently at run time: fail here."""
+    parsed = FluentParser().parse((LOCALES / f"{language}.ftl").read_text(encoding="utf-8"))
+    junk = [entry.content for entry in parsed.body if isinstance(entry, Junk)]
+    assert not junk, junk
+    english = FluentParser().parse((LOCALES / "en.ftl").read_text(encoding="utf-8"))
+    ids = {e.id.name for e in parsed.body if hasattr(e, "id")}
+    english_ids = {e.id.name for e in english.body if hasattr(e, "id")}
+    assert english_ids - ids == set()
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(bundled_ruleset_paths()))
+def test_every_declared_clause_is_stated(ruleset_id: str) -> None:
+    """Each bundled ruleset's book states every clause its ``clauses`` list declares, and
+    names no clause the catalogue does not have."""
+    ruleset, base = with_base(ruleset_id)
+    book = build(ruleset, base)
+    stated = set(book.clauses())
+    assert set(ruleset.clauses) - stated == set()
+    assert stated <= set(load_catalogue())
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(bundled_ruleset_paths()))
+@pytest.mark.parametrize("language", languages())
+@pytest.mark.parametrize("shape", ["text", "markdown", "html"])
+def test_every_bundled_book_renders(ruleset_id: str, language: str, shape: str) -> None:
+    book = build(*with_base(ruleset_id))
+    written = render(book, language, shape)
+    assert book.ruleset_hash in written.replace("\n", "")
+    if shape != "html":  # HTML has its CSS braces
+        assert "{" not in written
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after"),
+    [
+        ("off_suit.play", "tochoo", "pickup"),  # B4 against P1
+        ("direction", "clockwise", "counterclockwise"),  # C3
+        ("end.shootout", "none", "after_waste_draw"),  # H17
+        ("session.hands", 10, 3),  # C14
+        ("take_hand.consent", False, True),  # H20
+        ("end.max_tricks", 1000, 200),
+    ],
+)
+def test_changing_an_option_changes_its_sentence(path: str, before: Any, after: Any) -> None:
+    words = Localizer("en")
+
+    def texts(value: Any) -> list[str]:
+        book = build(ruleset_with({path: value}))
+        return [words.sentence(s) for s in sentences_of(book, path)]
+
+    assert texts(before) and texts(after)
+    assert texts(before) != texts(after)
+    if isinstance(after, int) and not isinstance(after, bool):
+        assert any(str(after) in text for text in texts(after))
+
+
+def test_a_sentence_states_the_clauses_its_value_names_that_the_ruleset_follows() -> None:
+    """B8's draw carries B8; 'no shootout' carries no H17; the tochoo pickup of Bhabho B6,
+    not H9 (which only tochoo_plays_on follows)."""
+    book = build(load_ruleset("bhabho"))
+    by_message = {s.message_id: s.clauses for s in book.sentences()}
+    assert by_message["next-leader-if-out-draws-from-waste"] == ("B8",)
+    assert by_message["end-shootout-none"] == ()
+    assert by_message["off-suit-tochoo-picked-up-by-highest-of-led"] == ("B6",)
+    assert clauses_of("off_suit.play", "pickup") == ("P1",)
+
+
+def test_a_house_variant_starts_with_the_sentences_of_what_it_changes() -> None:
+    """pagat-getaway changes illegal play, its penalty, out of turn and the shootout (H25,
+    H26, H17) of Bhabho; its first section says exactly those, and names the base."""
+    ruleset, base = with_base("pagat-getaway")
+    assert base is not None and base.id == "bhabho"
+    book = build(ruleset, base)
+    first = book.sections[0]
+    assert first.key == "differences"
+    assert first.sentences[0].message_id == "differences-intro"
+    changed = {o for s in first.sentences[1:] for o in s.options}
+    assert changed == {"illegal_play", "false_tochoo_penalty", "out_of_turn", "end.shootout"}
+    assert {c for s in first.sentences for c in s.clauses} == {"C12", "H17", "H25", "H26"}
+    text = render(book, "en", "text")
+    assert "How this differs from Bhabho / Laad" in text
+    assert build(load_ruleset("bhabho")).sections[0].key == "game"
+
+
+def test_a_variant_file_beside_its_base_file_is_compared_with_that_file(tmp_path: Path) -> None:
+    """``extends: my-base`` finds my-base.yaml beside the file, as the loader does."""
+    (tmp_path / "my-base.yaml").write_text("id: my-base\nextends: pickup\n", encoding="utf-8")
+    (tmp_path / "mine.yaml").write_text(
+        "id: mine\nextends: my-base\nsession: {hands: 3}\n", encoding="utf-8"
+    )
+    ruleset, base = with_base(str(tmp_path / "mine.yaml"))
+    assert base is not None and base.id == "my-base"
+    first = build(ruleset, base).sections[0]
+    assert [s.message_id for s in first.sentences] == ["differences-intro", "session-hands"]
+
+
+def test_html_is_one_self_contained_page_for_phone_and_print() -> None:
+    book = build(*with_base("pagat-getaway"))
+    page = render(book, "en", "html")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert 'name="viewport"' in page and "@media print" in page and "size: A4" in page
+    assert "http://" not in page.replace("https://www.pagat.com", "")
+    assert "<script" not in page and "<link" not in page and "src=" not in page
+    assert '<span class="black">♠</span>' in page and ".red {" in page
+    assert page.count('<a class="ref" href="#clause-B8">') >= 1
+    assert 'id="clause-B8"' in page and 'href="#glossary"' in page
+    assert book.ruleset_hash in page and "Ruleset pagat-getaway" in page
+
+
+def test_markdown_links_every_clause_reference_to_its_text() -> None:
+    book = build(load_ruleset("bhabho"))
+    page = render(book, "en", "markdown")
+    for clause in book.clauses():
+        assert f"[{clause}](#clause-{clause})" in page
+        assert f'<a id="clause-{clause}"></a>' in page
+
+
+def _explain(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "referee", "rules", "explain", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["no-such-ruleset"], "no bundled ruleset or file named 'no-such-ruleset'"),
+        (["bhabho", "--lang", "xx"], "no rulebook language 'xx'"),
+        (["bhabho", "--format", "pdf"], "no rulebook format 'pdf'"),
+        (["missing/file.yaml"], "no such file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(args: list[str], says: str) -> None:
+    done = _explain(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and says in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_explain_writes_the_file_named_by_o(tmp_path: Path) -> None:
+    target = tmp_path / "book.md"
+    done = _explain("rules/house/bhabho-own-turn.yaml", "--format", "markdown", "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("# How to play Bhabho, take a hand on your own turn")
+    assert '## <a id="differences"></a>How this differs from Bhabho / Laad' in text
+    assert "[X1](#clause-X1)" in text
+
+
+def test_values_of_clause_ids_come_from_the_schema() -> None:
+    """Per-value IDs are read from the descriptions; a value naming none states the option's
+    clauses that no other value names (C5 for the fixed rotations of the deal)."""
+    assert clauses_of("deal.dealer_moves", "clockwise") == ("C5",)
+    assert clauses_of("deal.dealer_moves", "bhabhi_deals") == ("H2",)
+    assert clauses_of("first_trick.off_suit", "as_other_tricks") == ("H8",)
+    assert clauses_of("take_hand.when", "never") == ()
+    value: Value = True
+    assert clauses_of("take_hand.consent", value) == ("H20",)
