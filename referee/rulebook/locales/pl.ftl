@@ -1,0 +1,332 @@
+## Zasady gry Bhabhi, po polsku (the rulebook of a Bhabhi ruleset, in Polish).
+##
+## Same ids and variables as en.ftl. Plural forms follow CLDR for pl: [one] 1; [few] 2-4,
+## 22-24, 32-34 …; [many] 0, 5-21, 25-31 …, 101, 1000; *[other] fractions (1,5 karty), so
+## *[other] takes the genitive singular. Masculine-personal nouns take the genitive after
+## 2-4 as well: 1 gracz, 3 graczy, 5 graczy.
+## Słownictwo gry: lewa, wychodzić (do lewy), kolor wyjścia, dokładać do koloru, karta nie
+## do koloru, tochoo (nijakie, nieodmienne), thulla, podnosić (lewę), moc, stos odrzuconych
+## kart, uciec (pozbyć się kart), rozdanie (a hand of play), ręka (the cards held),
+## rozdający, atut, zrzutka, partia (a session), pula, żetony, sędzia (the referee).
+## The loser is "Bhabhi" (nieodmienne): "zostaje Bhabhi", "jest Bhabhi".
+
+## Karty. $rank: two … ten, jack, queen, king, ace; $number: the number of a number card;
+## $suit: clubs, diamonds, hearts, spades; $symbol: ♣ ♦ ♥ ♠.
+## card-name is written in the nominative ("as pik (A♠)"): it reaches the sentences as a
+## finished string, so every sentence that names a card puts it where the nominative is
+## right ("gracz, u którego jest as pik", "jeśli as pik jest poza grą") and refers back to it
+## as "tą kartą", which needs no gender.
+
+rank-name = { $rank ->
+    [jack] walet
+    [queen] dama
+    [king] król
+    [ace] as
+   *[other] { $number }
+  }
+
+# Polish indices: W(alet), D(ama), K(ról), A(s).
+rank-short = { $rank ->
+    [jack] W
+    [queen] D
+    [king] K
+    [ace] A
+   *[other] { $number }
+  }
+
+suit-name = { $suit ->
+    [clubs] trefl
+    [diamonds] karo
+    [hearts] kier
+   *[spades] pik
+  }
+
+# "as pik (A♠)", "dama karo (D♦)", "10 kier (10♥)"
+card-name = { rank-name } { suit-name } ({ rank-short }{ $symbol })
+
+## Instrukcja: tytuł, nagłówki rozdziałów, to, co drukują formaty.
+
+# $title: the ruleset's own name ("Bhabho / Laad", "Osioł (Kerala)"); after a colon it
+# stays in the nominative.
+rulebook-title = Zasady gry: { $title }
+section-differences = Różnice w stosunku do zasad „{ $base }”
+section-game = Gra
+section-cards = Karty
+section-deal = Rozdawanie
+section-first-trick = Pierwsza lewa
+section-following = Dokładanie do koloru
+section-leading = Kto wychodzi do następnej lewy
+section-getting-out = Ucieczka i gra we dwóch
+section-taking = Branie cudzych kart
+section-end = Koniec rozdania
+section-session = Partia, liczenie i żetony
+section-table = Gra z sędzią
+section-sources = Skąd pochodzą te zasady
+section-glossary = Słowniczek
+section-clauses = Reguły z katalogu
+contents = Spis treści
+footer = Zestaw zasad { $id }, skrót { $hash }. Wygenerowane przez bhabhi-as-data { $version } z tych samych zasad, których pilnuje sędzia.
+clauses-intro = Przy każdej zasadzie podano numery reguł z katalogu projektu, które ona opisuje. Oto ich treść (po angielsku):
+
+## Wariant domowy. $base: the base ruleset's name, in quotes so that it needs no case.
+
+differences-intro = To gra „{ $base }” z poniższymi zmianami. Dalsza część instrukcji opisuje całą grę, już ze zmianami.
+differences-none = Te zasady niczym nie różnią się od zasad „{ $base }”.
+
+## Gra i gracze.
+
+rule-game-goal = Bhabhi to gra karciana, w której rozgrywa się lewy, a celem jest pozbycie się swoich kart. Kto nie ma już kart w ręce, ucieka i jest bezpieczny. Ostatni gracz, który wciąż trzyma karty, zostaje Bhabhi i przegrywa rozdanie.
+ruleset-description = { $description }
+# "od 3 do 8 graczy": both numbers after "od … do" take the genitive.
+players-range = W grze może brać udział od { $min } do { $max ->
+    [one] { $max } gracza
+    [few] { $max } graczy
+    [many] { $max } graczy
+   *[other] { $max } gracza
+  }.
+players-exact = { $count ->
+    [one] To gra dla jednego gracza.
+    [few] W tę grę gra dokładnie { $count } graczy.
+    [many] W tę grę gra dokładnie { $count } graczy.
+   *[other] W tę grę gra dokładnie { $count } gracza.
+  }
+players-teams-none = Każdy gra na siebie.
+players-teams-partners-opposite = Gracze tworzą dwuosobowe drużyny, a partnerzy siedzą naprzeciwko siebie, więc liczba graczy musi być parzysta. Rozdanie przegrywa drużyna, której gracz zostanie Bhabhi.
+direction-clockwise = Karty rozdaje się i zagrywa zgodnie z ruchem wskazówek zegara, czyli w lewo.
+direction-counterclockwise = Karty rozdaje się i zagrywa przeciwnie do ruchu wskazówek zegara, czyli w prawo.
+
+## Karty. $order: the ranks from high to low; $ranks: the ranks present (nominative lists).
+
+deck-packs = { $count ->
+    [one] Gra się jedną talią kart bez jokerów.
+    [few] Tasuje się razem { $count } talie kart, bez jokerów.
+    [many] Tasuje się razem { $count } talii kart, bez jokerów.
+   *[other] Tasuje się razem { $count } talii kart, bez jokerów.
+  } Są cztery kolory: trefl ♣, karo ♦, kier ♥ i pik ♠.
+deck-ranks-all = { $count ->
+    [one] W każdym kolorze jest jedna karta.
+    [few] Każdy kolor ma wszystkie { $count } karty.
+    [many] Każdy kolor ma wszystkie { $count } kart.
+   *[other] Każdy kolor ma wszystkie { $count } karty.
+  }
+# The verb agrees with the number: "jest 1 karta", "są 3 karty", "jest 8 kart".
+deck-ranks-some = W każdym kolorze { $count ->
+    [one] jest tylko jedna karta: { $ranks }.
+    [few] są tylko { $count } karty: { $ranks }.
+    [many] jest tylko { $count } kart: { $ranks }.
+   *[other] jest tylko { $count } karty: { $ranks }.
+  } Pozostałe karty odkłada się z talii.
+deck-ace-high = Kolejność kart w kolorze, od najwyższej: { $order }. As jest najwyższy.
+deck-ace-low = Kolejność kart w kolorze, od najwyższej: { $order }. As jest najniższy.
+deck-identical-cards-first-played = Jeśli w jednej lewie padną dwie takie same karty, wyższa jest ta zagrana wcześniej.
+deck-identical-cards-last-played = Jeśli w jednej lewie padną dwie takie same karty, wyższa jest ta zagrana później.
+
+## Rozdawanie. $seat: a seat number (numbered clockwise from 0).
+
+deal-first-dealer = Gracze ustalają, kto rozdaje pierwszy; przy stole sędziego jest to gracz na miejscu nr { $seat }, a miejsca są numerowane od 0 zgodnie z ruchem wskazówek zegara.
+deal-order-with-play = Karty rozdaje się po jednej, zaczynając od gracza, który siedzi po rozdającym w kierunku gry.
+deal-order-seat-order = Karty rozdaje się po jednej zgodnie z ruchem wskazówek zegara, zaczynając od gracza po lewej stronie rozdającego, niezależnie od tego, w którą stronę toczy się gra.
+deal-remainder-deal-out = Rozdaje się całą talię, więc niektórzy gracze mogą dostać o jedną kartę więcej niż inni. To normalne.
+# $lowest: the lowest rank as rank-name writes it ("2", "7", or "as" when Aces are low).
+# Aces, jacks and queens get their plural ("najpierw asy"); other ranks are "karty o wartości
+# 2" (a variant key is ASCII, so "król" cannot be one).
+deal-remainder-remove-lowest = Żeby każdy dostał tyle samo kart, przed rozdaniem wyjmuje się z talii najniższe karty, których nie da się rozdać po równo: najpierw { $lowest ->
+    [as] asy
+    [walet] walety
+    [dama] damy
+   *[other] karty o wartości { $lowest }
+  } (trefl, potem karo, kier i pik), a jeśli trzeba, następne w górę. Wyjęte karty nie biorą udziału w grze i leżą odkryte, żeby wszyscy je widzieli.
+deal-dealer-moves-clockwise = Po każdym rozdaniu rozdawanie przechodzi w lewo, zgodnie z ruchem wskazówek zegara.
+deal-dealer-moves-counterclockwise = Po każdym rozdaniu rozdawanie przechodzi w prawo, przeciwnie do ruchu wskazówek zegara.
+deal-dealer-moves-with-play = Po każdym rozdaniu rozdawanie przechodzi na następnego gracza w kierunku gry.
+deal-dealer-moves-bhabhi-deals = W kolejnym rozdaniu karty rozdaje Bhabhi poprzedniego. Jeśli rozdanie skończyło się bez Bhabhi, rozdawanie przechodzi na następnego gracza w kierunku gry.
+deal-dealer-moves-last-picker-deals = W kolejnym rozdaniu karty rozdaje ten, kto w poprzednim jako ostatni coś podnosił. Jeśli nikt niczego nie podnosił, rozdawanie przechodzi na następnego gracza w kierunku gry.
+rule-redeal = Przed każdym rozdaniem całą talię tasuje się od nowa i rozdaje wszystkim graczom.
+
+## Pierwsza lewa. $card: the lead card, nominative ("as pik (A♠)"); $suit: its suit ("pik").
+
+first-lead-leads-the-card = Gracz, u którego jest { $card }, wychodzi tą kartą do pierwszej lewy.
+first-lead-leads-any-card = Pierwszą lewę zaczyna gracz, u którego jest { $card }; może wyjść dowolną kartą.
+first-lead-if-absent-highest-of-suit = Jeśli { $card } jest poza grą, pierwszą lewę zaczyna gracz z najwyższą kartą w kolorze { $suit } i wychodzi tą kartą; jeśli nikt nie ma kart w kolorze { $suit }, zaczyna następny gracz po rozdającym, dowolną kartą.
+first-lead-if-absent-player-after-dealer = Jeśli { $card } jest poza grą, pierwszą lewę zaczyna następny gracz po rozdającym, dowolną kartą.
+first-trick-off-suit-as-other-tricks = Pierwszą lewę rozgrywa się tak samo jak każdą inną.
+first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę: do koloru, jeśli może, a jeśli nie, dowolną. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart.
+first-trick-void-plays-any = W pierwszej lewie gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę.
+first-trick-void-plays-highest = W pierwszej lewie gracz, który nie może dołożyć do koloru, musi zagrać jedną ze swoich najwyższych kart, w dowolnym kolorze.
+first-trick-next-leader-as-other-tricks = O tym, kto wychodzi do drugiej lewy, decydują te same zasady co po każdej innej lewie.
+first-trick-next-leader-first-leader = Gracz, który wyszedł do pierwszej lewy, wychodzi także do drugiej.
+
+## Dokładanie do koloru.
+
+rule-follow-suit = Wychodzący może wyjść dowolną kartą. Pozostali grają po kolei i muszą dokładać do koloru, czyli zagrać kartę w kolorze wyjścia, jeśli taką mają. Którą kartę w tym kolorze zagrają, decydują sami.
+rule-trick-complete = Gdy wszyscy zagrają, lewę wygrywa najwyższa karta w kolorze wyjścia, a karty lewy idą zakryte na stos odrzuconych kart.
+rule-trick-clean = Jeśli wszyscy dołożą do koloru, lewa jest czysta: wygrywa ją najwyższa karta w kolorze wyjścia, a karty idą zakryte na stos odrzuconych kart.
+off-suit-play-pickup = Gracz, który nie może dołożyć do koloru, nie zagrywa żadnej karty. Zamiast tego podnosi karty zagrane dotąd do lewy i bierze je do ręki. Na tym lewa się kończy.
+off-suit-play-discard = Gracz, który nie może dołożyć do koloru, zrzuca dowolną kartę. Zrzutka nigdy nie wygrywa lewy, a gra toczy się dalej.
+off-suit-play-tochoo = Gracz, który nie może dołożyć do koloru, zagrywa dowolną inną kartę: to tochoo, zwane też thulla. Tochoo od razu kończy lewę; kolejni gracze już do niej nie dokładają.
+off-suit-play-tochoo-plays-on = Gracz, który nie może dołożyć do koloru, zagrywa dowolną inną kartę: to tochoo, zwane też thulla. Lewa toczy się jednak dalej i wszyscy do niej zagrywają. Lewę, w której padło tochoo, na końcu się podnosi; lewa bez tochoo jest czysta.
+off-suit-tochoo-picked-up-by-highest-of-led = Po tochoo gracz, który zagrał najwyższą kartę w kolorze wyjścia, podnosi wszystkie karty lewy, razem z tochoo.
+off-suit-tochoo-picked-up-by-tochoo-player = Po tochoo wszystkie karty lewy, razem z tochoo, podnosi gracz, który je zagrał (jeśli tochoo było kilka, to ten, kto zagrał pierwsze).
+off-suit-pickup-takes-trick = Podnoszący bierze tylko karty tej lewy.
+off-suit-pickup-takes-trick-and-waste = Podnoszący bierze karty tej lewy, a do tego cały stos odrzuconych kart.
+
+## Atuty. $suit: the trump suit ("pik").
+
+trump-none = Nie ma koloru atutowego.
+trump-first-off-suit-card = Na początku nie ma atutu. Pierwsza karta zagrana przez gracza, który nie może dołożyć do koloru, wyznacza atut do końca rozdania: jej kolor staje się atutem. Sama ta karta liczy się jednak jak zwykła karta nie do koloru.
+trump-fixed = W każdym rozdaniu atutem jest kolor { $suit }.
+trump-dealer-choice = Przed pierwszym wyjściem rozdający wybiera kolor atutowy; dopóki tego nie zrobi, gra nie rusza.
+rule-trump-beats = Gdy kolor atutowy jest już znany, atut zagrany przez gracza, który nie może dołożyć do koloru, nie kończy lewy: gra toczy się dalej, a najwyższy atut bije każdą kartę w kolorze wyjścia. Kto go zagrał, wygrywa lewę, a jeśli padło tochoo, podnosi ją.
+
+## Karty zagrane wbrew zasadom.
+
+illegal-play-reject = Nie wolno zagrać karty nie do koloru, jeśli można dołożyć do koloru: sędzia nie przyjmuje takiej karty i nic się nie zmienia. Trzeba zagrać kartę w kolorze wyjścia.
+illegal-play-pickup-penalty = Gracz, który nie dołoży do koloru, choć mógł, bierze swoją kartę z powrotem i podnosi lewę, co ją kończy.
+illegal-play-challenge = Można zagrać kartę nie do koloru, nawet jeśli da się dołożyć do koloru (to fałszywe tochoo). Taka karta działa jak każda inna karta nie do koloru, ale zaraz po lewie każdy inny gracz, który jeszcze bierze udział w rozdaniu, może ją zakwestionować. Niesłuszny zarzut nic nie kosztuje.
+false-tochoo-penalty-bhabhi = Jeśli zarzut jest słuszny, rozdanie od razu się kończy, a gracz, który zagrał fałszywą kartę, zostaje Bhabhi.
+false-tochoo-penalty-pickup-and-lead = Jeśli zarzut jest słuszny, gracz, który zagrał fałszywą kartę, podnosi karty tej lewy (od tego, kto je podniósł, albo ze stosu odrzuconych kart) i wychodzi do następnej lewy.
+out-of-turn-refuse = Sędzia nie przyjmuje karty zagranej poza kolejnością i nic się nie zmienia.
+out-of-turn-pickup-penalty = Gracz, który zagra poza kolejnością albo dołoży kartę do lewy już zakończonej przez tochoo, zatrzymuje tę kartę, podnosi lewę i wychodzi do następnej.
+
+## Kto wychodzi do następnej lewy.
+
+next-leader-after-complete-trick-highest = Po czystej lewie gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
+next-leader-after-complete-trick-lowest = Po czystej lewie do następnej lewy wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
+next-leader-after-pickup-picker = Po lewie, którą ktoś podniósł, do następnej wychodzi ten, kto ją podniósł.
+next-leader-after-pickup-highest = Po lewie, którą ktoś podniósł, gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
+next-leader-after-pickup-lowest = Po lewie, którą ktoś podniósł, do następnej wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
+next-leader-after-pickup-tochoo-player = Po lewie, którą ktoś podniósł, do następnej wychodzi gracz, który zagrał tochoo.
+next-leader-if-out-next-in-turn = Jeśli gracz, który powinien wyjść, nie ma już kart, ucieka i jest bezpieczny, a wychodzi następny po nim gracz, który ma jeszcze karty.
+next-leader-if-out-draws-from-waste = Z mocą nie można uciec. Jeśli twoja ostatnia karta wygra czystą lewę, i tak musisz wyjść do następnej: zanim lewa trafi na stos odrzuconych kart, dobierasz kartę z tego zakrytego stosu i wychodzisz nią. Jeśli ktoś zagra wyższą kartę w tym kolorze, uciekasz i jesteś bezpieczny; jeśli nie, znów wychodzisz: kartą spośród tych, które podniosłeś po tochoo, a jeśli ich nie masz, znów dobierając.
+next-leader-if-out-draws-from-player = Z mocą nie można uciec. Jeśli twoja ostatnia karta wygra czystą lewę, wyciągasz na ślepo jedną kartę z ręki innego gracza i wychodzisz nią. Jeśli była to jego ostatnia karta, to on ucieka.
+next-leader-if-out-next-highest = Jeśli gracz, który powinien wyjść, nie ma już kart, wychodzi ten, kto zagrał następną co do wysokości kartę w kolorze wyjścia, o ile ma jeszcze karty, i tak dalej w dół lewy. Jeśli nikt z nich nie ma kart albo lewę ktoś podniósł, wychodzi następny w kolejności gracz, który ma jeszcze karty.
+next-leader-draw-pile-waste = Dobierasz ze stosu odrzuconych kart, zanim trafią na niego karty właśnie rozegranej lewy.
+next-leader-draw-pile-waste-and-trick = Karty właśnie rozegranej lewy najpierw trafiają na stos odrzuconych kart, więc możesz dobrać z powrotem jedną z nich.
+next-leader-draw-random = Kartę dobiera się na chybił trafił z potasowanego stosu.
+next-leader-draw-top = Dobierasz wierzchnią kartę stosu odrzuconych kart, czyli tę, która trafiła na niego ostatnia.
+next-leader-if-waste-empty-goes-out = Jeśli stos odrzuconych kart jest pusty, mimo wszystko uciekasz, a wychodzi następny w kolejności gracz, który ma jeszcze karty.
+next-leader-if-waste-empty-draws-from-trick = Jeśli stos odrzuconych kart jest pusty, najpierw trafia na niego właśnie rozegrana lewa i dobierasz spośród jej kart.
+next-leader-draw-from-next-active = Dobierasz od następnego w kolejności gracza, który ma jeszcze karty.
+next-leader-draw-from-chosen = Sam wybierasz, od kogo dobierasz; jeśli został tylko jeden inny gracz, dobierasz od niego.
+
+## Ucieczka i gra we dwóch.
+
+rule-going-out = Gracz, który po zakończeniu lewy nie ma już kart w ręce, ucieka: jest bezpieczny i nie bierze dalej udziału w rozdaniu.
+rule-same-trick-out = Jeśli kilku graczy pozbędzie się kart w tej samej lewie, wszyscy oni są bezpieczni.
+end-two-left-pickup-loses-true = Gdy zostaje dwóch graczy, lewa, którą trzeba podnieść, kończy rozdanie: Bhabhi zostaje ten, kto musi ją podnieść.
+end-two-left-pickup-loses-false = Gdy zostaje dwóch graczy, samo podniesienie lewy nie kończy rozdania; gra toczy się dalej.
+end-two-left-tochoo-wins-true = Gdy zostaje dwóch graczy, tochoo od razu kończy rozdanie: kto je zagrał, jest bezpieczny, a drugi gracz zostaje Bhabhi.
+end-two-left-tochoo-wins-false = Gdy zostaje dwóch graczy, tochoo działa tak samo jak przez całą grę.
+end-shootout-none = Gdy zostaje dwóch graczy, nie ma pojedynku: gra toczy się jak dotąd.
+end-shootout-after-waste-draw = Pojedynek: gdy zostaje dwóch graczy, a ty wyjdziesz kartą, którą właśnie dobrałeś, i drugi gracz nie może dołożyć do koloru, rozdanie od razu się kończy. Ty zostajesz Bhabhi, a drugi gracz jest bezpieczny.
+end-shootout-any-last-card = Pojedynek: gdy zostaje dwóch graczy, a ty wyjdziesz swoją ostatnią kartą i drugi gracz nie może dołożyć do koloru, rozdanie od razu się kończy. Ty zostajesz Bhabhi, a drugi gracz jest bezpieczny.
+end-two-left-power-escapes-true = Gdy zostaje dwóch graczy, gracz, którego ostatnia karta wygra czystą lewę, ucieka od razu, bez dobierania, a drugi gracz zostaje Bhabhi.
+end-two-left-power-escapes-false = Gdy zostaje dwóch graczy, moc działa tak samo jak przez całą grę.
+
+## Branie cudzej ręki.
+
+take-hand-when-never = Nie wolno brać kart innego gracza.
+take-hand-when-before-any-trick = Przed każdą lewą każdy gracz, który ma jeszcze karty, może wziąć do swojej ręki wszystkie karty innego gracza. Gracz, któremu zabrano karty, uciekł i nie może już przegrać.
+take-hand-when-leader-before-trick = Tylko gracz, który ma moc i zaraz wyjdzie do lewy, może tuż przed wyjściem wziąć wszystkie karty innego gracza. Gracz, któremu zabrano karty, uciekł i nie może już przegrać.
+take-hand-when-after-neighbour-tochoo = Sąsiad, który swoim tochoo zmusił cię do podniesienia lewy, jest ci winien swoją rękę: przed następną lewą, i tylko wtedy, możesz wziąć wszystkie jego karty do swojej ręki. Dług nieodebrany przed tą lewą przepada. Gracz, któremu zabrano karty, uciekł i nie może już przegrać.
+take-hand-from-left = Bierzesz karty gracza siedzącego bezpośrednio po twojej lewej, a jeśli on już uciekł, to następnego zgodnie z ruchem wskazówek zegara, który ma jeszcze karty.
+take-hand-from-right = Bierzesz karty gracza siedzącego bezpośrednio po twojej prawej, a jeśli on już uciekł, to następnego przeciwnie do ruchu wskazówek zegara, który ma jeszcze karty.
+take-hand-from-next-in-turn = Bierzesz karty następnego w kolejności gracza, który ma jeszcze karty.
+take-hand-from-either-neighbour = Sam wybierasz, od kogo bierzesz: od najbliższego gracza po lewej, który jeszcze gra, czy od najbliższego po prawej.
+take-hand-from-any-player = Możesz wziąć karty dowolnego gracza, który jeszcze je ma; trzeba tylko powiedzieć, czyje.
+take-hand-per-trick-one = Przed każdą lewą karty można zabrać tylko jednemu graczowi: liczy się pierwsze zgłoszenie.
+take-hand-per-trick-any = Przed tą samą lewą karty można zabrać kilku graczom, jednemu po drugim, w kolejności zgłoszeń.
+take-hand-per-trick-pass-in-turn = Przed każdą lewą branie kart obchodzi stół jeden raz, zaczynając od wychodzącego, w kierunku gry. Każdy, kto mógłby wziąć, jest po kolei pytany i musi wziąć albo spasować; nikt nie bierze dwa razy w jednym okrążeniu.
+take-hand-lead-passes-to-taker = Jeśli zabrano karty graczowi, który miał wyjść, wychodzi ten, kto je wziął.
+take-hand-lead-passes-to-next-in-turn = Jeśli zabrano karty graczowi, który miał wyjść, wychodzi następny w kolejności gracz, który ma jeszcze karty.
+take-hand-consent-true = Branie kart to prośba: gracz, którego karty ktoś chce wziąć, musi się zgodzić albo odmówić, zanim ktokolwiek zagra dalej. Po odmowie nic się nie zmienia, a ten sam gracz nie może go już prosić przed tą lewą.
+take-hand-consent-false = Nikt nie musi się zgadzać na to, żeby zabrano mu karty.
+take-hand-before-first-trick-true = Karty innych graczy wolno brać także przed pierwszą lewą.
+take-hand-before-first-trick-false = Przed pierwszą lewą nie wolno brać niczyich kart.
+take-hand-with-two-left-true = Cudze karty wolno wziąć nawet wtedy, gdy zostało tylko dwóch graczy, choć biorący zostaje wtedy Bhabhi.
+take-hand-with-two-left-false = Gdy zostaje tylko dwóch graczy, nie wolno już brać cudzych kart.
+
+## Koniec rozdania. $count: a number of tricks.
+
+rule-bhabhi-loses = Gdy uciekną wszyscy gracze oprócz jednego, ten, kto wciąż ma karty, zostaje Bhabhi i przegrywa rozdanie. Wszyscy pozostali je wygrywają; za karty nie liczy się punktów.
+end-all-out-together-no-bhabhi = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, nikt nie jest Bhabhi: rozdanie nie ma przegranego.
+end-all-out-together-last-to-play = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje ten z nich, kto jako ostatni zagrał kartę.
+end-all-out-together-trick-winner = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje gracz, który zagrał najwyższą kartę w kolorze wyjścia.
+end-at-dead-position-no-bhabhi = Rozdanie może dojść do takiego stanu, że nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie kończy się wtedy bez Bhabhi.
+end-at-dead-position-most-cards = Rozdanie może dojść do takiego stanu, że nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie się wtedy kończy: Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
+end-at-dead-position-play-on = Rozdanie może dojść do takiego stanu, że nikt już nie zdoła uciec, cokolwiek kto zagra. Mimo to gra się dalej, aż do limitu podanego niżej.
+end-max-tricks = Rozdanie trwa najwyżej { $count ->
+    [one] jedną lewę.
+    [few] { $count } lewy.
+    [many] { $count } lew.
+   *[other] { $count } lewy.
+  }
+end-at-max-tricks-no-bhabhi = Rozdanie, które dojdzie do tego limitu, jest nieważne: nikt nie jest Bhabhi.
+end-at-max-tricks-most-cards = Gdy rozdanie dojdzie do tego limitu, Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
+
+## Partia, liczenie i żetony. $count: a number of hands, of times, of chips.
+
+session-hands = { $count ->
+    [one] Partia to jedno rozdanie.
+    [few] Partia to { $count } rozdania.
+    [many] Partia to { $count } rozdań.
+   *[other] Partia to { $count } rozdania.
+  }
+session-hands-none = Partia nie ma ustalonej liczby rozdań.
+session-bhabhi-limit = { $count ->
+    [one] Partia kończy się, gdy tylko ktoś zostanie Bhabhi.
+    [few] Partia kończy się, gdy tylko któryś gracz zostanie Bhabhi łącznie { $count } razy.
+    [many] Partia kończy się, gdy tylko któryś gracz zostanie Bhabhi łącznie { $count } razy.
+   *[other] Partia kończy się, gdy tylko któryś gracz zostanie Bhabhi łącznie { $count } raza.
+  }
+session-bhabhi-limit-none = Partia nie kończy się przed czasem, bez względu na to, ile razy ktoś zostanie Bhabhi.
+rule-session-loser = Zapisuje się, ile razy każdy gracz był Bhabhi: partię przegrywa ten, kto był nim najczęściej.
+session-chips = Gra się o żetony, a stawka wynosi { $count ->
+    [one] jeden żeton
+    [few] { $count } żetony
+    [many] { $count } żetonów
+   *[other] { $count } żetonu
+  }. Na koniec partii pulę zabiera gracz, który najmniej razy przegrał; gracze z takim samym wynikiem dzielą ją po równo, a to, czego nie da się podzielić, zostaje w puli.
+session-chips-none = Nie gra się o żetony.
+session-chips-by-bhabhi = Każdy Bhabhi wpłaca stawkę do puli.
+session-chips-by-card-points = Każdy Bhabhi wpłaca do puli stawkę za każdy punkt kart, które zostały mu w ręce: blotki liczą tyle, ile mają oczek, walet, dama i król po 10, as 1. Bhabhi bez kart w ręce nic nie płaci.
+
+## Gra z sędzią: zegar i to, co widać.
+
+timeout-move-lowest-card = Jeśli graczowi skończy się czas, sędzia zagrywa za niego najniższą kartę, którą wolno mu zagrać, a jeśli nie może zagrać żadnej, podnosi za niego. Po upływie czasu sędzia nigdy nie bierze za gracza cudzych kart.
+timeout-move-highest-card = Jeśli graczowi skończy się czas, sędzia zagrywa za niego najwyższą kartę, którą wolno mu zagrać, a jeśli nie może zagrać żadnej, podnosi za niego. Po upływie czasu sędzia nigdy nie bierze za gracza cudzych kart.
+timeout-bot-after = Gdy graczowi { $count ->
+    [one] raz
+    [few] { $count } razy z rzędu
+    [many] { $count } razy z rzędu
+   *[other] { $count } raza z rzędu
+  } skończy się czas, sędzia od razu gra za niego, bez czekania, dopóki gracz znów nie zagra sam.
+timeout-bot-after-none = Bez względu na to, ile razy graczowi skończy się czas, sędzia za każdym razem czeka do końca czasu.
+hand-sizes-public = Każdy widzi, ile kart ma każdy z graczy.
+hand-sizes-hidden = Widzisz, ile masz kart, ale nie widzisz, ile mają inni. Wiadomo jednak, które odkryte karty kto podniósł.
+
+## Skąd pochodzą te zasady. $name: a source's title; $follows: what is taken from it (English).
+
+source-named = { $name }
+source-follows = { $name }: { $follows }
+
+## Słowniczek. Each message is the meaning; its .term is the word itself.
+
+glossary-bhabhi = W hindi i urdu „bratowa”: przegrany rozdania, czyli ostatni gracz, który został z kartami. Często tak nazywa się też samą grę.
+    .term = Bhabhi
+glossary-getaway = Nazwa gry w Pakistanie i wśród wielu graczy za granicą, od jej celu: uciec (ang. get away), czyli pozbyć się wszystkich kart. Pisane też Get Away.
+    .term = Getaway
+glossary-thulla = Inna nazwa tochoo, karty nie do koloru, która kończy lewę; w niektórych regionach nazwa całej gry.
+    .term = Thulla
+glossary-tochoo = Karta nie do koloru, zagrana przez gracza, który nie może dołożyć do koloru. W Bhabho od razu kończy lewę, a lewę się podnosi.
+    .term = Tochoo
+glossary-bhabho = Odmiana z mocą: z mocą nie można uciec, a wolno wziąć karty sąsiada.
+    .term = Bhabho
+glossary-laad = Inna nazwa Bhabho.
+    .term = Laad
+glossary-kazhutha = W malajalam „osioł”: gra w wersji z Kerali, w której przegrany zostaje osłem. Zwana też Donkey, czyli po angielsku osioł.
+    .term = Kazhutha
+glossary-vettu = W malajalam „cięcie”: keralskie słowo na tochoo.
+    .term = Vettu
+glossary-haath = W hindi i urdu „ręka”: karty, które gracz trzyma w ręce, jak wtedy, gdy zabiera się komuś całą rękę.
+    .term = Haath
