@@ -1,0 +1,302 @@
+## Die Spielanleitung eines Bhabhi-Regelwerks, auf Deutsch.
+##
+## Die Ids und Variablen sind die von en.ftl; dort steht, was jede Meldung sagt. Die Wörter
+## des Spiels sind die der deutschen Vorlagen: Stich, (Farbe) bedienen, ausspielen, die Macht,
+## Tochoo (Thulla), Ablagestapel, aufnehmen, Trumpf, die Bhabhi, Geber, entkommen,
+## ausscheiden. Eine Runde ist, was en.ftl "hand" nennt (einmal geben und spielen, bis die
+## Bhabhi feststeht); eine Partie ist eine "session", mehrere Runden hintereinander. Die
+## Karten, die ein Spieler hält, sind sein Blatt. Wo en.ftl "you" sagt, steht "du".
+
+## Karten. $rank ist ein Wort (two … ten, jack, queen, king, ace), $number die Zahl einer
+## Zahlenkarte (0 bei Bildkarten und Assen), $suit ein Wort (clubs, diamonds, hearts, spades),
+## $symbol das Farbsymbol (♣ ♦ ♥ ♠).
+
+rank-name = { $rank ->
+    [jack] Bube
+    [queen] Dame
+    [king] König
+    [ace] Ass
+   *[other] { $number }
+  }
+
+rank-short = { $rank ->
+    [jack] B
+    [queen] D
+    [king] K
+    [ace] A
+   *[other] { $number }
+  }
+
+# Die Farben sind Neutra ohne Artikel: "Trumpf ist Herz", "das höchste Pik", "hat niemand Karo".
+suit-name = { $suit ->
+    [clubs] Kreuz
+    [diamonds] Karo
+    [hearts] Herz
+   *[spades] Pik
+  }
+
+# Die Karte mit Artikel im Akkusativ: "das Pik-Ass (A♠)", "den Herz-König (K♥)", "die
+# Karo-Dame (D♦)", "den Kreuz-Buben (B♣)", "die Karo-10 (10♦)". Jede Meldung mit $card
+# braucht die Karte deshalb als Akkusativobjekt ("Wer { $card } hat", "Hat niemand { $card }").
+card-name = { $rank ->
+    [ace] das { suit-name }-Ass
+    [king] den { suit-name }-König
+    [queen] die { suit-name }-Dame
+    [jack] den { suit-name }-Buben
+   *[other] die { suit-name }-{ $number }
+  } ({ rank-short }{ $symbol })
+
+## Die Anleitung: Titel, Überschriften und was die Ausgabeformate drucken.
+
+# $title: der Name des Regelwerks ("Bhabho / Laad").
+rulebook-title = Spielanleitung: { $title }
+section-differences = Was anders ist als bei { $base }
+section-game = Das Spiel
+section-cards = Die Karten
+section-deal = Das Geben
+section-first-trick = Der erste Stich
+section-following = Farbe bedienen
+section-leading = Wer als Nächstes ausspielt
+section-getting-out = Entkommen und das Spiel zu zweit
+section-taking = Karten nehmen
+section-end = Das Ende einer Runde
+section-session = Partien, Zählung und Chips
+section-table = Spielen mit dem Schiedsrichter
+section-sources = Woher diese Regeln stammen
+section-glossary = Begriffe des Spiels
+section-clauses = Regelklauseln
+contents = Inhalt
+# $id: die Id des Regelwerks; $hash: seine SHA-256-Prüfsumme; $version: die des Programms.
+footer = Regelwerk { $id }, Prüfsumme { $hash }. Erstellt von bhabhi-as-data { $version } aus denselben Regeln, nach denen der Schiedsrichter spielt.
+clauses-intro = Jede Regel oben nennt die Klauseln aus dem Regelkatalog des Projekts, die sie wiedergibt. Ihr Wortlaut (auf Englisch):
+
+## Wie eine Hausregel von ihrer Grundlage abweicht. $base: der Name des Grundregelwerks.
+
+differences-intro = Gespielt wird { $base }, mit den folgenden Änderungen. Der Rest dieser Anleitung beschreibt das ganze Spiel, die Änderungen eingeschlossen.
+differences-none = Diese Regeln sind dieselben wie bei { $base }.
+
+## Das Spiel und die Spieler.
+
+rule-game-goal = Bhabhi ist ein Stichspiel, bei dem es darum geht, die eigenen Karten loszuwerden. Wer keine Karten mehr hat, scheidet aus und ist sicher. Wer als Letzter noch Karten hält, ist die Bhabhi und verliert die Runde.
+# $description: die Kurzbeschreibung des Regelwerks, auf Deutsch.
+ruleset-description = { $description }
+players-range = Es spielen { $min } bis { $max } Spieler.
+players-exact = { $count ->
+    [one] Dieses Spiel ist für einen einzigen Spieler.
+   *[other] Dieses Spiel ist für genau { $count } Spieler.
+  }
+players-teams-none = Jeder spielt für sich.
+players-teams-partners-opposite = Gespielt wird in Zweierteams, die Partner sitzen sich gegenüber; die Spielerzahl muss deshalb gerade sein. Das Team, dessen Spieler am Ende die Bhabhi ist, verliert die Runde.
+direction-clockwise = Gegeben und gespielt wird im Uhrzeigersinn, also nach links.
+direction-counterclockwise = Gegeben und gespielt wird gegen den Uhrzeigersinn, also nach rechts.
+
+## Die Karten. $order: die Werte von hoch nach niedrig; $ranks: die Werte im Spiel.
+
+deck-packs = { $count ->
+    [one] Gespielt wird mit einem Kartendeck ohne Joker.
+   *[other] Gespielt wird mit { $count } Kartendecks ohne Joker, die zusammengemischt werden.
+  } Es gibt vier Farben: Kreuz ♣, Karo ♦, Herz ♥ und Pik ♠.
+deck-ranks-all = Von jeder Farbe sind alle { $count } Karten im Spiel.
+deck-ranks-some = { $count ->
+    [one] Von jeder Farbe ist nur eine Karte im Spiel: { $ranks }.
+   *[other] Von jeder Farbe sind nur diese { $count } Karten im Spiel: { $ranks }.
+  } Alle anderen werden vorher aussortiert.
+deck-ace-high = Die Reihenfolge in jeder Farbe, von hoch nach niedrig: { $order }. Das Ass ist die höchste Karte.
+deck-ace-low = Die Reihenfolge in jeder Farbe, von hoch nach niedrig: { $order }. Das Ass ist die niedrigste Karte.
+deck-identical-cards-first-played = Fallen zwei gleiche Karten in denselben Stich, ist die zuerst gespielte höher.
+deck-identical-cards-last-played = Fallen zwei gleiche Karten in denselben Stich, ist die zuletzt gespielte höher.
+
+## Das Geben. $seat: eine Platznummer (die Plätze sind im Uhrzeigersinn ab 0 nummeriert).
+
+deal-first-dealer = Wer zuerst gibt, machen die Spieler unter sich aus; im Spiel mit dem Schiedsrichter ist es der Spieler auf Platz { $seat }. Die Plätze sind im Uhrzeigersinn ab 0 nummeriert.
+deal-order-with-play = Der Geber teilt die Karten einzeln aus, beginnend beim nächsten Spieler in Spielrichtung.
+deal-order-seat-order = Der Geber teilt die Karten einzeln im Uhrzeigersinn aus, beginnend bei seinem linken Nachbarn, ganz gleich, in welche Richtung gespielt wird.
+deal-remainder-deal-out = Das ganze Deck wird ausgeteilt, deshalb haben manche Spieler vielleicht eine Karte mehr als andere. Das ist normal.
+# $lowest: der niedrigste Wert ("2", oder "Ass", wenn das Ass niedrig ist).
+deal-remainder-remove-lowest = Damit alle gleich viele Karten bekommen, werden vorher die niedrigsten Karten aussortiert, die nicht gleichmäßig aufgehen: zuerst die Karten mit dem Wert { $lowest }, und zwar Kreuz vor Karo, Herz und Pik. Sie sind aus dem Spiel und liegen offen, für alle sichtbar.
+deal-dealer-moves-clockwise = Nach jeder Runde geht das Geben nach links weiter, im Uhrzeigersinn.
+deal-dealer-moves-counterclockwise = Nach jeder Runde geht das Geben nach rechts weiter, gegen den Uhrzeigersinn.
+deal-dealer-moves-with-play = Nach jeder Runde gibt der nächste Spieler in Spielrichtung.
+deal-dealer-moves-bhabhi-deals = Die Bhabhi einer Runde gibt die nächste. Nach einer Runde ohne Bhabhi geht das Geben in Spielrichtung weiter.
+deal-dealer-moves-last-picker-deals = Wer in einer Runde als Letzter Karten aufgenommen hat, gibt die nächste. Hat niemand aufgenommen, geht das Geben in Spielrichtung weiter.
+rule-redeal = Vor jeder Runde wird das ganze Deck neu gemischt und an alle Spieler ausgeteilt.
+
+## Der erste Stich. $card: die Karte, die den ersten Stich eröffnet, im Akkusativ ("das
+## Pik-Ass (A♠)", siehe card-name); $suit: ihre Farbe.
+
+first-lead-leads-the-card = Wer { $card } hat, eröffnet damit den ersten Stich.
+first-lead-leads-any-card = Wer { $card } hat, eröffnet den ersten Stich und darf dazu eine beliebige Karte ausspielen.
+first-lead-if-absent-highest-of-suit = Hat niemand { $card }, weil die Karte nicht im Spiel ist, eröffnet stattdessen, wer das höchste { $suit } hat, damit den ersten Stich; hat niemand { $suit }, spielt der Spieler nach dem Geber eine beliebige Karte aus.
+first-lead-if-absent-player-after-dealer = Hat niemand { $card }, weil die Karte nicht im Spiel ist, spielt der Spieler nach dem Geber eine beliebige Karte aus.
+first-trick-off-suit-as-other-tricks = Der erste Stich wird gespielt wie jeder andere.
+first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte: Wer bedienen kann, muss bedienen, wer nicht, spielt eine beliebige Karte. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel.
+first-trick-void-plays-any = Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.
+first-trick-void-plays-highest = Wer im ersten Stich nicht bedienen kann, muss eine seiner höchsten Karten spielen, ganz gleich, welcher Farbe.
+first-trick-next-leader-as-other-tricks = Den zweiten Stich eröffnet, wer nach den Regeln für jeden anderen Stich an der Reihe ist.
+first-trick-next-leader-first-leader = Wer den ersten Stich eröffnet hat, spielt auch zum zweiten Stich aus.
+
+## Farbe bedienen.
+
+rule-follow-suit = Wer einen Stich eröffnet, darf jede beliebige Karte ausspielen. Die anderen legen der Reihe nach je eine Karte dazu und müssen Farbe bedienen, also eine Karte der ausgespielten Farbe spielen, wenn sie eine haben. Welche Karte dieser Farbe sie spielen, ist ihnen überlassen.
+rule-trick-complete = Haben alle gespielt, gewinnt die höchste Karte der ausgespielten Farbe, und die Karten des Stichs kommen verdeckt auf den Ablagestapel.
+rule-trick-clean = Bedienen alle, ist der Stich sauber: Die höchste Karte der ausgespielten Farbe gewinnt, und die Karten kommen verdeckt auf den Ablagestapel.
+off-suit-play-pickup = Wer nicht bedienen kann, spielt keine Karte, sondern nimmt alle Karten, die bisher zum Stich gespielt wurden, auf die Hand. Damit ist der Stich beendet.
+off-suit-play-discard = Wer nicht bedienen kann, wirft eine beliebige Karte ab. Ein Abwurf kann den Stich nie gewinnen, und das Spiel geht weiter.
+off-suit-play-tochoo = Wer nicht bedienen kann, spielt eine beliebige andere Karte: einen Tochoo, auch Thulla genannt. Der Tochoo beendet den Stich sofort; wer danach an der Reihe wäre, spielt zu diesem Stich keine Karte mehr.
+off-suit-play-tochoo-plays-on = Wer nicht bedienen kann, spielt eine beliebige andere Karte: einen Tochoo, auch Thulla genannt. Der Stich geht trotzdem weiter, und alle spielen dazu. Ein Stich mit einem Tochoo wird am Ende aufgenommen, ein Stich ohne Tochoo ist sauber.
+off-suit-tochoo-picked-up-by-highest-of-led = Nach einem Tochoo nimmt, wer die höchste Karte der ausgespielten Farbe gespielt hat, alle Karten des Stichs auf, den Tochoo eingeschlossen.
+off-suit-tochoo-picked-up-by-tochoo-player = Nach einem Tochoo nimmt, wer ihn gespielt hat, alle Karten des Stichs auf, den Tochoo eingeschlossen (bei mehreren Tochoos, wer den ersten gespielt hat).
+off-suit-pickup-takes-trick = Wer aufnimmt, nimmt nur die Karten dieses Stichs.
+off-suit-pickup-takes-trick-and-waste = Wer aufnimmt, nimmt die Karten dieses Stichs und dazu den ganzen Ablagestapel.
+
+## Trumpf. $suit: die Trumpffarbe.
+
+trump-none = Es gibt keine Trumpffarbe.
+trump-first-off-suit-card = Zu Beginn gibt es keine Trumpffarbe. Die erste Karte, die jemand spielt, weil er nicht bedienen kann, macht ihre Farbe für den Rest der Runde zu Trumpf; diese Karte selbst zählt aber noch wie jede andere Karte einer fremden Farbe.
+trump-fixed = Trumpf ist in jeder Runde { $suit }.
+trump-dealer-choice = Vor dem ersten Ausspielen bestimmt der Geber die Trumpffarbe; bis dahin geht nichts weiter.
+rule-trump-beats = Sobald es eine Trumpffarbe gibt, beendet ein Trumpf den Stich nicht, wenn ihn jemand spielt, der nicht bedienen kann: Es wird weitergespielt, und der höchste Trumpf sticht jede Karte der ausgespielten Farbe. Wer ihn gespielt hat, gewinnt den Stich oder nimmt ihn nach einem Tochoo auf.
+
+## Karten, die gegen die Regeln gespielt werden.
+
+illegal-play-reject = Wer bedienen kann, muss bedienen: Eine andere Karte weist der Schiedsrichter zurück, und es ändert sich nichts. Spiel dann eine Karte der ausgespielten Farbe.
+illegal-play-pickup-penalty = Wer nicht bedient, obwohl er könnte, nimmt seine Karte zurück und muss den Stich aufnehmen; damit ist der Stich beendet.
+illegal-play-challenge = Man darf eine Karte einer anderen Farbe spielen, obwohl man bedienen könnte (ein falscher Tochoo). Sie zählt wie jede andere Karte einer fremden Farbe, aber direkt nach dem Stich darf jeder andere Spieler, der noch in der Runde ist, sie beanstanden. Eine unberechtigte Beanstandung kostet nichts.
+false-tochoo-penalty-bhabhi = Ist die Beanstandung berechtigt, endet die Runde sofort, und wer die falsche Karte gespielt hat, ist die Bhabhi.
+false-tochoo-penalty-pickup-and-lead = Ist die Beanstandung berechtigt, nimmt, wer die falsche Karte gespielt hat, die Karten dieses Stichs auf – aus dem Blatt dessen, der sie aufgenommen hat, oder vom Ablagestapel – und spielt zum nächsten Stich aus.
+out-of-turn-refuse = Eine Karte, die außer der Reihe kommt, weist der Schiedsrichter zurück, und es ändert sich nichts.
+out-of-turn-pickup-penalty = Wer außer der Reihe spielt oder noch zu einem Stich spielt, den ein Tochoo schon beendet hat, behält seine Karte, nimmt diesen Stich auf und spielt zum nächsten aus.
+
+## Wer als Nächstes ausspielt.
+
+next-leader-after-complete-trick-highest = Nach einem sauberen Stich hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+next-leader-after-complete-trick-lowest = Nach einem sauberen Stich spielt zum nächsten Stich aus, wer die niedrigste Karte der ausgespielten Farbe gespielt hat.
+next-leader-after-pickup-picker = Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer ihn aufgenommen hat.
+next-leader-after-pickup-highest = Wurde ein Stich aufgenommen, hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+next-leader-after-pickup-lowest = Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer die niedrigste Karte der ausgespielten Farbe gespielt hat.
+next-leader-after-pickup-tochoo-player = Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer den Tochoo gespielt hat.
+next-leader-if-out-next-in-turn = Hat der Spieler, der ausspielen müsste, keine Karten mehr, scheidet er aus und ist sicher; dann spielt der Nächste in der Reihe aus, der noch Karten hat.
+next-leader-if-out-draws-from-waste = Mit der Macht kannst du nicht entkommen. Gewinnt deine letzte Karte einen sauberen Stich, musst du trotzdem zum nächsten Stich ausspielen: Bevor der Stich auf den Ablagestapel kommt, ziehst du eine Karte vom verdeckten Ablagestapel und spielst sie aus. Spielt jemand eine höhere Karte dieser Farbe, scheidest du aus und bist sicher; wenn nicht, musst du wieder ausspielen – aus den Karten, die du nach einem Tochoo aufgenommen hast, oder sonst mit einer neu gezogenen Karte.
+next-leader-if-out-draws-from-player = Mit der Macht kannst du nicht entkommen. Gewinnt deine letzte Karte einen sauberen Stich, ziehst du eine zufällige Karte aus dem Blatt eines anderen Spielers und spielst sie aus. War das seine letzte Karte, ist er entkommen.
+next-leader-if-out-next-highest = Hat der Spieler, der ausspielen müsste, keine Karten mehr, spielt aus, wer die nächsthöhere Karte der ausgespielten Farbe gespielt hat und noch Karten hat, und so weiter, Karte für Karte abwärts. Hat keiner von ihnen noch Karten, oder wurde der Stich aufgenommen, spielt der Nächste in der Reihe aus, der noch Karten hat.
+next-leader-draw-pile-waste = Du ziehst aus dem Ablagestapel, wie er vor dem gerade gespielten Stich war.
+next-leader-draw-pile-waste-and-trick = Die Karten des gerade gespielten Stichs kommen vorher auf den Ablagestapel, du kannst also eine davon wieder ziehen.
+next-leader-draw-random = Die Karte wird zufällig aus dem gemischten Stapel gezogen.
+next-leader-draw-top = Du ziehst die oberste Karte des Ablagestapels, also die, die zuletzt darauf gelegt wurde.
+next-leader-if-waste-empty-goes-out = Ist der Ablagestapel leer, bist du doch entkommen, und der Nächste in der Reihe, der noch Karten hat, spielt aus.
+next-leader-if-waste-empty-draws-from-trick = Ist der Ablagestapel leer, kommt zuerst der gerade gespielte Stich darauf, und du ziehst aus dessen Karten.
+next-leader-draw-from-next-active = Du ziehst beim Nächsten in der Reihe, der noch Karten hat.
+next-leader-draw-from-chosen = Du suchst dir aus, bei wem du ziehst; ist nur noch ein anderer Spieler übrig, ziehst du bei ihm.
+
+## Entkommen und das Spiel zu zweit.
+
+rule-going-out = Wer am Ende eines Stichs keine Karten mehr hat, scheidet aus: Er ist sicher und spielt in dieser Runde nicht mehr mit.
+rule-same-trick-out = Scheiden mehrere Spieler im selben Stich aus, sind alle sicher.
+end-two-left-pickup-loses-true = Sind nur noch zwei Spieler übrig, beendet ein Stich, der aufgenommen werden muss, die Runde: Wer ihn aufnehmen müsste, ist die Bhabhi.
+end-two-left-pickup-loses-false = Sind nur noch zwei Spieler übrig, beendet ein aufgenommener Stich die Runde nicht von selbst; es wird weitergespielt.
+end-two-left-tochoo-wins-true = Sind nur noch zwei Spieler übrig, beendet ein Tochoo die Runde sofort: Wer ihn gespielt hat, ist sicher, und der andere ist die Bhabhi.
+end-two-left-tochoo-wins-false = Auch wenn nur noch zwei Spieler übrig sind, zählt ein Tochoo wie sonst.
+end-shootout-none = Zu zweit gibt es kein Duell (Shootout): Es wird weitergespielt wie bisher.
+end-shootout-after-waste-draw = Das Duell (Shootout): Sind nur noch zwei Spieler übrig und spielst du eine gerade gezogene Karte aus, die der andere nicht bedienen kann, endet die Runde sofort. Du bist die Bhabhi, und der andere ist sicher.
+end-shootout-any-last-card = Das Duell (Shootout): Sind nur noch zwei Spieler übrig und spielst du deine letzte Karte aus, die der andere nicht bedienen kann, endet die Runde sofort. Du bist die Bhabhi, und der andere ist sicher.
+end-two-left-power-escapes-true = Sind nur noch zwei Spieler übrig und gewinnt die letzte Karte eines Spielers einen sauberen Stich, entkommt er sofort, ohne zu ziehen, und der andere ist die Bhabhi.
+end-two-left-power-escapes-false = Auch wenn nur noch zwei Spieler übrig sind, gilt die Macht wie sonst.
+
+## Karten nehmen.
+
+take-hand-when-never = Niemand darf die Karten eines anderen Spielers nehmen.
+take-hand-when-before-any-trick = Vor jedem Stich darf jeder, der noch Karten hat, das ganze Blatt eines anderen Spielers zu seinen eigenen Karten nehmen. Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
+take-hand-when-leader-before-trick = Nur wer gleich ausspielt und damit die Macht hat, darf das ganze Blatt eines anderen Spielers nehmen, und zwar unmittelbar vor dem Ausspielen. Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
+take-hand-when-after-neighbour-tochoo = Zwingt dich ein Nachbar mit seinem Tochoo zum Aufnehmen, schuldet er dir sein Blatt: Vor dem nächsten Stich, und nur dann, darfst du sein ganzes Blatt zu deinen Karten nehmen. Wird die Schuld vor diesem Stich nicht eingefordert, verfällt sie. Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
+take-hand-from-left = Du nimmst die Karten des Spielers direkt links von dir oder, falls er schon ausgeschieden ist, die des nächsten Spielers im Uhrzeigersinn, der noch Karten hat.
+take-hand-from-right = Du nimmst die Karten des Spielers direkt rechts von dir oder, falls er schon ausgeschieden ist, die des nächsten Spielers gegen den Uhrzeigersinn, der noch Karten hat.
+take-hand-from-next-in-turn = Du nimmst die Karten des Nächsten in der Reihe, der noch Karten hat.
+take-hand-from-either-neighbour = Du hast die Wahl: die Karten des nächsten Spielers links von dir, der noch mitspielt, oder die des nächsten rechts von dir.
+take-hand-from-any-player = Du darfst dir jeden Spieler aussuchen, der noch Karten hat, und sagst an, wessen Karten du nimmst.
+take-hand-per-trick-one = Vor jedem Stich darf nur ein Blatt genommen werden: Wer sich zuerst meldet, bekommt es.
+take-hand-per-trick-any = Vor demselben Stich dürfen mehrere Blätter genommen werden, eines nach dem anderen, in der Reihenfolge, in der sie verlangt werden.
+take-hand-per-trick-pass-in-turn = Vor jedem Stich geht das Nehmen einmal reihum, beginnend bei dem, der ausspielt, in Spielrichtung. Jeder, der nehmen könnte, wird der Reihe nach gefragt und muss nehmen oder passen; niemand nimmt in einem Durchgang zweimal.
+take-hand-lead-passes-to-taker = Werden dem Spieler, der ausspielen müsste, die Karten genommen, spielt aus, wer sie genommen hat.
+take-hand-lead-passes-to-next-in-turn = Werden dem Spieler, der ausspielen müsste, die Karten genommen, spielt der Nächste in der Reihe aus, der noch Karten hat.
+take-hand-consent-true = Nehmen geht nur auf Anfrage: Wessen Blatt verlangt wird, muss zustimmen oder ablehnen, bevor weitergespielt wird. Nach einer Ablehnung ändert sich nichts, und derselbe Spieler darf ihn vor diesem Stich nicht noch einmal fragen.
+take-hand-consent-false = Niemand muss zustimmen, wenn sein Blatt genommen wird.
+take-hand-before-first-trick-true = Auch vor dem ersten Stich dürfen Blätter genommen werden.
+take-hand-before-first-trick-false = Vor dem ersten Stich darf kein Blatt genommen werden.
+take-hand-with-two-left-true = Auch wenn nur noch zwei Spieler übrig sind, darf ein Blatt genommen werden; wer nimmt, ist dann allerdings die Bhabhi.
+take-hand-with-two-left-false = Sind nur noch zwei Spieler übrig, darf kein Blatt mehr genommen werden.
+
+## Das Ende einer Runde. $count: eine Zahl von Stichen.
+
+rule-bhabhi-loses = Sind alle bis auf einen ausgeschieden, ist der Letzte, der noch Karten hält, die Bhabhi und verliert die Runde. Alle anderen gewinnen sie; Punkte für Karten gibt es nicht.
+end-all-out-together-no-bhabhi = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, gibt es keine Bhabhi: Die Runde hat keinen Verlierer.
+end-all-out-together-last-to-play = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer von ihnen als Letzter eine Karte gespielt hat.
+end-all-out-together-trick-winner = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer die höchste Karte der ausgespielten Farbe gespielt hat.
+end-at-dead-position-no-bhabhi = Eine Runde kann an einen Punkt kommen, an dem niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort ohne Bhabhi.
+end-at-dead-position-most-cards = Eine Runde kann an einen Punkt kommen, an dem niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort: Wer die meisten Karten hält, ist die Bhabhi (halten mehrere gleich viele, ist es niemand).
+end-at-dead-position-play-on = Eine Runde kann an einen Punkt kommen, an dem niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Sie wird trotzdem weitergespielt, bis zur Grenze, die unten steht.
+end-max-tricks = Eine Runde dauert höchstens { $count ->
+    [one] einen Stich.
+   *[other] { $count } Stiche.
+  }
+end-at-max-tricks-no-bhabhi = Erreicht eine Runde diese Grenze, ist sie ungültig: Niemand ist die Bhabhi.
+end-at-max-tricks-most-cards = Erreicht eine Runde diese Grenze, ist die Bhabhi, wer die meisten Karten hält (halten mehrere gleich viele, ist es niemand).
+
+## Partien, Zählung und Chips. $count: eine Zahl von Runden, von Malen, von Chips.
+
+session-hands = { $count ->
+    [one] Eine Partie besteht aus einer einzigen Runde.
+   *[other] Eine Partie besteht aus { $count } Runden.
+  }
+session-hands-none = Eine Partie hat keine feste Zahl von Runden.
+session-bhabhi-limit = Die Partie endet, sobald ein Spieler { $count ->
+    [one] einmal
+   *[other] { $count }-mal
+  } die Bhabhi war.
+session-bhabhi-limit-none = Die Partie endet nicht vorzeitig, ganz gleich, wie oft jemand die Bhabhi ist.
+rule-session-loser = Es wird mitgezählt, wie oft jeder die Bhabhi war: Wer es am häufigsten war, verliert die Partie.
+session-chips = Gespielt wird um Chips, mit einem Einsatz von { $count ->
+    [one] einem Chip
+   *[other] { $count } Chips
+  }. Am Ende der Partie bekommt der Spieler mit den wenigsten Niederlagen den Pott; bei Gleichstand wird er zu gleichen Teilen geteilt, und was sich nicht teilen lässt, bleibt im Pott.
+session-chips-none = Es wird nicht um Chips gespielt.
+session-chips-by-bhabhi = Jede Bhabhi zahlt den Einsatz in den Pott.
+session-chips-by-card-points = Jede Bhabhi zahlt den Einsatz für jeden Punkt der Karten, die sie noch auf der Hand hat, in den Pott: Zahlenkarten zählen so viel, wie auf ihnen steht, Bube, Dame und König je 10, ein Ass 1. Eine Bhabhi ohne Karten zahlt nichts.
+
+## Spielen mit dem Schiedsrichter: die Uhr und was man sieht.
+
+timeout-move-lowest-card = Läuft die Zeit eines Spielers ab, spielt der Schiedsrichter für ihn seine niedrigste erlaubte Karte oder nimmt für ihn auf, wenn er keine spielen kann. Wegen abgelaufener Zeit wird nie ein Blatt genommen.
+timeout-move-highest-card = Läuft die Zeit eines Spielers ab, spielt der Schiedsrichter für ihn seine höchste erlaubte Karte oder nimmt für ihn auf, wenn er keine spielen kann. Wegen abgelaufener Zeit wird nie ein Blatt genommen.
+timeout-bot-after = { $count ->
+    [one] Ist die Zeit eines Spielers einmal abgelaufen
+   *[other] Ist die Zeit eines Spielers { $count }-mal hintereinander abgelaufen
+  }, spielt der Schiedsrichter sofort und ohne zu warten für ihn, bis er wieder selbst spielt.
+timeout-bot-after-none = Ganz gleich, wie oft die Zeit eines Spielers abläuft, der Schiedsrichter wartet jedes Mal die Uhr ab.
+hand-sizes-public = Jeder sieht, wie viele Karten jeder Spieler hält.
+hand-sizes-hidden = Du siehst, wie viele Karten du hältst, aber nicht, wie viele die anderen halten. Karten, die ein Spieler offen aufgenommen hat, bleiben bekannt.
+
+## Woher diese Regeln stammen. $name: der Titel einer Quelle; $follows: was daraus übernommen
+## ist (auf Englisch, aus dem Regelwerk).
+
+source-named = { $name }
+source-follows = { $name }: { $follows }
+
+## Begriffe des Spiels. Jede Meldung ist die Bedeutung, ihr .term das Wort selbst.
+
+glossary-bhabhi = Hindi und Urdu für „Schwägerin“. So heißt, wer eine Runde verliert, weil er als Letzter noch Karten hält. Oft heißt auch das Spiel selbst Bhabhi.
+    .term = Bhabhi
+glossary-getaway = Der Name des Spiels in Pakistan und bei vielen Spielern im Ausland. Er kommt vom Ziel des Spiels: zu entkommen (englisch „get away“), also alle Karten loszuwerden. Auch Get Away geschrieben.
+    .term = Getaway
+glossary-thulla = Ein anderer Name für den Tochoo, die Karte einer fremden Farbe, die einen Stich beendet; mancherorts auch der Name des ganzen Spiels.
+    .term = Thulla
+glossary-tochoo = Eine Karte einer fremden Farbe, die spielt, wer nicht bedienen kann. Bei Bhabho beendet der Tochoo den Stich sofort, und der Stich wird aufgenommen.
+    .term = Tochoo
+glossary-bhabho = Das Spiel mit der Macht: Solange man ausspielen muss, kann man nicht entkommen, und man darf die Karten seines Nachbarn nehmen.
+    .term = Bhabho
+glossary-laad = Ein anderer Name für Bhabho.
+    .term = Laad
+glossary-kazhutha = Malayalam für „Esel“. So heißt das Spiel in Kerala, wo der Verlierer der Esel ist. Auch Donkey genannt.
+    .term = Kazhutha
+glossary-vettu = Malayalam für „Schnitt“. So heißt in Kerala ein Tochoo.
+    .term = Vettu
+glossary-haath = Hindi und Urdu für „Hand“: die Karten, die ein Spieler hält, sein Blatt. Man sagt es etwa, wenn jemandem das ganze Blatt genommen wird.
+    .term = Haath
