@@ -166,7 +166,8 @@ class Referee:
         """A hosted ruleset's rulebook (see ``Rulesets.rulebook``); with replicas, of one
         registered on another replica too."""
         await self.ledger.load_rulesets_for(ruleset_id)
-        return self.rulesets.rulebook(ruleset_id, language, format)
+        # Off the event loop: the first book reads the conformance cases for its examples.
+        return await asyncio.to_thread(self.rulesets.rulebook, ruleset_id, language, format)
 
     async def validate_ruleset(
         self, text: str, name: str, *, client: str = ""
