@@ -67,6 +67,9 @@ class Reason(StrEnum):
     """A decision (pass, challenge, agree, refuse, a chosen trump or target) that is not
     one of the seat's legal actions now, or a card a house rule does not allow (H5: not one
     of the highest; H12: before the dealer names the trump)."""
+    # --- the rulebook ----------------------------------------------------------------------
+    BAD_RULEBOOK_REQUEST = "bad_rulebook_request"
+    """GetRulebook named a language or a format the referee does not write."""
 
 
 ENGINE_REASONS = frozenset(

@@ -110,7 +110,7 @@ RULES = [
         {"referee.ruleset.commands"},
     ),
     (
-        "the rulebook reads rulesets and the catalogue, and nothing of play or serving",
+        "the rulebook reads rulesets, the catalogue and the case files, nothing of play or serving",
         "referee",
         "referee.rulebook",
         {

@@ -25,6 +25,9 @@ from bhabhi_client.client import Client, SeatHandle, event_kind
 from bhabhi_client.errors import RefereeError
 from bhabhi_client.rules import RulesProfile
 
+from referee import rulebook
+from referee.ruleset.loader import load_ruleset
+
 try:
     from referee.server.app import create_server
     from referee.server.store.memory import MemoryStore
@@ -370,16 +373,36 @@ async def test_the_event_stream_survives_a_referee_restart(tmp_path: Path) -> No
 
 
 def test_bhabhi_play_completes_a_hand_from_scripted_input() -> None:
-    script = "help\nrules\nzz\n"
+    script = "help\nrules\nrules short\nzz\n"
     done = cli("play", "--auto", "--hands", "1", "--players", "3", "--name", "Tester", stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Type a card to play it" in out  # help
-    assert "Bhabho / Laad (bhabho)" in out and "No escape with the power" in out  # rules
+    # rules: the whole rulebook, from the referee's GetRulebook (its hash at the foot)
+    book = rulebook.render(rulebook.build(load_ruleset("bhabho")), "en", "text")
+    assert book.splitlines()[0] == "How to play Bhabho / Laad"
+    assert all(line in out for line in book.splitlines())
+    assert "(rules short: the key options only)" in out
+    assert "Bhabho / Laad (bhabho)" in out and "No escape with the power" in out  # rules short
     assert "'zz' is not a move" in out
     assert "Your hand (" in out and "Your move> " in out
     assert "Hand over:" in out and "Session over after 1 hand(s)." in out
     assert "\033[" not in out  # NO_COLOR
+
+
+@pytest.mark.parametrize("language", ["de", "pl"])
+def test_bhabhi_play_shows_the_rulebook_in_the_player_s_language(language: str) -> None:
+    """In a language with a rulebook file the book is written in it; in one without (a
+    referee older than the file), the English book, saying so."""
+    done = cli(*play_file("--language", language), stdin="rules\n")
+    assert done.returncode == 0, done.stderr
+    book = rulebook.build(load_ruleset("bhabho"))
+    if language in rulebook.languages():
+        expected = rulebook.render(book, language, "text")
+    else:
+        assert f"(no rulebook in {language} here: in English)" in done.stdout
+        expected = rulebook.render(book, "en", "text")
+    assert all(line in done.stdout for line in expected.splitlines())
 
 
 HOUSE_BASE = "id: family-base\nextends: bhabho\nend: {max_tricks: 300}\n"

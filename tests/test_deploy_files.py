@@ -47,6 +47,7 @@ HEALTH_NAMES = {"", *(pb.DESCRIPTOR.services_by_name[s].full_name for s in SERVI
 IDEMPOTENT = {
     "ListRulesets",
     "GetRuleset",
+    "GetRulebook",
     "ValidateRuleset",
     "GetTable",
     "ListTables",

@@ -133,6 +133,29 @@ async def test_ruleset_refusals_when_registering() -> None:
         assert got.ruleset.origin == pb.RULESET_ORIGIN_BUNDLED
 
 
+@run_async
+@covers("ruleset_not_found", "bad_rulebook_request")
+async def test_rulebook_refusals() -> None:
+    """GetRulebook: an unknown ruleset is NOT_FOUND, a language or a format the referee does
+    not write is INVALID_ARGUMENT, naming the field and what there is."""
+    async with referee() as ref:
+
+        def book(**fields: Any) -> Callable[[Metadata], Any]:
+            return lambda md: ref.rulesets.GetRulebook(pb.GetRulebookRequest(**fields), metadata=md)
+
+        await refused(book(ruleset_id="bhabo"), Code.NOT_FOUND, "ruleset_not_found")
+        wrong = await refused(
+            book(ruleset_id="bhabho", language="fr"), Code.INVALID_ARGUMENT, "bad_rulebook_request"
+        )
+        assert (wrong.metadata["field"], wrong.metadata["value"]) == ("language", "'fr'")
+        assert "en" in wrong.metadata["choices"].split(", ")
+        wrong = await refused(
+            book(ruleset_id="bhabho", format=9), Code.INVALID_ARGUMENT, "bad_rulebook_request"
+        )
+        assert wrong.metadata["field"] == "format"
+        assert wrong.metadata["choices"] == "text, markdown, html"
+
+
 # --- tables --------------------------------------------------------------------------------
 
 

@@ -16,7 +16,8 @@ from dataclasses import replace
 
 from referee.rulebook import ending, opening, play
 from referee.rulebook.clause_ids import options
-from referee.rulebook.model import Rulebook, Section, Sentence
+from referee.rulebook.examples import Case, examples_for
+from referee.rulebook.model import Example, Rulebook, Section, Sentence
 from referee.rulebook.sentences import raw_value
 from referee.ruleset.clauses import followed
 from referee.ruleset.model import Ruleset
@@ -36,6 +37,9 @@ SECTIONS: tuple[tuple[str, Callable[[Ruleset], list[Sentence]]], ...] = (
 )
 """Every section's key (its anchor, and its heading's message ``section-KEY``) and builder."""
 
+EXAMPLE_SECTIONS = ("first-trick", "following", "leading", "getting-out", "end")
+"""The sections about tricks, where a worked example (a trick of a case) shows a rule."""
+
 GLOSSARY = ("bhabhi", "getaway", "thulla", "tochoo", "bhabho", "laad", "kazhutha", "vettu", "haath")
 """The game's regional names, each the message ``glossary-NAME`` (its ``.term`` the word)."""
 
@@ -54,6 +58,7 @@ def build(ruleset: Ruleset, base: Ruleset | None = None) -> Rulebook:
         Section(key, Sentence(f"section-{key}"), tuple(stated(s) for s in make(ruleset)))
         for key, make in SECTIONS
     ]
+    sections = with_examples(sections, examples_for(ruleset))
     if ruleset.sources:
         sections.append(_sources(ruleset))
     glossary = tuple(Sentence(f"glossary-{word}") for word in GLOSSARY)
@@ -67,6 +72,45 @@ def build(ruleset: Ruleset, base: Ruleset | None = None) -> Rulebook:
         ruleset_hash=ruleset.hash,
         base_id=base.id if base is not None else None,
     )
+
+
+def with_examples(sections: list[Section], cases: tuple[Case, ...]) -> list[Section]:
+    """One worked example in each trick section, under the sentence it shows.
+
+    Of the pairs of a sentence and a case that checks one of the sentence's clauses, the
+    most focused case (fewest clauses, then fewest steps, then by name) is shown, each case
+    once; under "The first trick" its first trick, elsewhere its last recorded trick (where
+    the case usually ends up at the point it checks)."""
+    used: set[str] = set()
+    shown = []
+    for section in sections:
+        if section.key not in EXAMPLE_SECTIONS:
+            shown.append(section)
+            continue
+        first = section.key == "first-trick"
+        candidates = [
+            (len(case.clauses), case.steps, case.name, index, example)
+            for index, sentence in enumerate(section.sentences)
+            for case in cases
+            if case.name not in used and set(sentence.clauses) & set(case.clauses)
+            for example in [_trick_of(case, first)]
+            if example is not None
+        ]
+        if not candidates:
+            shown.append(section)
+            continue
+        *_, name, index, example = min(candidates, key=lambda c: c[:4])
+        used.add(name)
+        sentences = list(section.sentences)
+        sentences[index] = replace(sentences[index], example=example)
+        shown.append(replace(section, sentences=tuple(sentences)))
+    return shown
+
+
+def _trick_of(case: Case, first: bool) -> Example | None:
+    if not first:
+        return case.tricks[-1]
+    return case.tricks[0] if case.tricks[0].trick == 0 else None
 
 
 def changed_options(ruleset: Ruleset, base: Ruleset) -> list[str]:
@@ -83,8 +127,9 @@ def differences(ruleset: Ruleset, base: Ruleset, sections: list[Section]) -> Sec
     stated: list[Sentence] = []
     for section in sections:
         for sentence in section.sentences:
-            if changed & set(sentence.options) and sentence not in stated:
-                stated.append(sentence)
+            plain = replace(sentence, example=None)  # the example stands in the book below
+            if changed & set(sentence.options) and plain not in stated:
+                stated.append(plain)
     intro = "differences-intro" if stated else "differences-none"
     return Section(
         "differences",

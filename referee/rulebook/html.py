@@ -30,6 +30,10 @@ a.ref { font: 0.7rem/1 system-ui, sans-serif; text-decoration: none; color: #666
 dl { margin: 0; }
 dt { font-weight: bold; margin-top: 0.6rem; }
 dd { margin: 0 0 0.4rem 1.2rem; }
+aside.example { margin: 0 0 0.9rem; padding: 0.45rem 0.8rem; border-left: 3px solid #9bb3d4;
+  background: #f3f6fa; font-size: 0.95rem; }
+aside.example p { margin: 0.15rem 0; }
+aside.example .trick { font-weight: bold; }
 .red { color: #c8102e; }
 .black { color: #000; }
 #clauses dd, #clauses dt { font-size: 0.9rem; }
@@ -41,7 +45,8 @@ body, p, dd, li { overflow-wrap: break-word; }
   body { font-size: 11pt; }
   main { max-width: none; padding: 0; }
   h2 { break-after: avoid; page-break-after: avoid; }
-  p, dd, dt, li { break-inside: avoid; page-break-inside: avoid; }
+  p, dd, dt, li, aside { break-inside: avoid; page-break-inside: avoid; }
+  aside.example { background: none; border-left-color: #888; }
   a { color: inherit; text-decoration: none; }
   a.ref { color: #666; }
   .red { color: #c8102e; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
@@ -96,6 +101,12 @@ def render(book: Written) -> str:
         else:
             for sentence in section.sentences:
                 out.append(f"<p>{words(sentence.text)}{refs(sentence.clauses)}</p>")
+                if sentence.example:
+                    trick, outcome = sentence.example
+                    out.append(
+                        f'<aside class="example"><p class="trick">{words(trick)}</p>'
+                        f"<p>{words(outcome)}</p></aside>"
+                    )
         out.append("</section>")
     if book.clauses:
         out += [

@@ -17,7 +17,7 @@ from pathlib import Path
 from babel.lists import format_list
 from fluent.runtime import FluentBundle, FluentResource
 
-from referee.rulebook.model import Arg, CardName, RankList, Sentence, SuitName
+from referee.rulebook.model import Arg, CardName, Example, RankList, Sentence, SuitName
 from referee.ruleset.model import Localized
 
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -83,6 +83,23 @@ class Localizer:
 
     def sentence(self, sentence: Sentence) -> str:
         return self.message(sentence.message_id, sentence.args)
+
+    def example(self, example: Example) -> tuple[str, str]:
+        """A worked example in words: the trick (its cards as the language lists them) and
+        what happens at its end."""
+        plays = [
+            self.message("example-play", {"seat": p.seat, **_card_args(p.card.rank, p.card.suit)})
+            for p in example.plays
+        ]
+        trick = self.message(
+            "example-trick",
+            {
+                "case": example.case,
+                "players": example.players,
+                "plays": str(format_list(plays, locale=self.language)),
+            },
+        )
+        return trick, " ".join(self.sentence(s) for s in example.outcome)
 
     def _value(self, value: Arg) -> str | int:
         if isinstance(value, bool):

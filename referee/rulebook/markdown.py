@@ -34,6 +34,9 @@ def render(book: Written) -> str:
             if sentence.clauses:
                 text += f" <sub>{refs(sentence.clauses)}</sub>"
             lines += [text, ""]
+            if sentence.example:
+                trick, outcome = sentence.example
+                lines += [f"> *{escape(trick)}* {escape(outcome)}", ""]
         lines.pop()
     if book.clauses:
         lines += ["", f'## <a id="clauses"></a>{escape(book.words["section-clauses"])}', ""]

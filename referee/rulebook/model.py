@@ -43,6 +43,28 @@ Arg = int | str | CardName | SuitName | RankList | Localized
 
 
 @dataclass(frozen=True, slots=True)
+class Play:
+    """One card of a worked example's trick, and the seat that played it."""
+
+    seat: int
+    card: CardName
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A trick of a hand-written conformance case (:mod:`referee.rulebook.examples`): its
+    cards in the order played, and what the case records at its end, as sentences."""
+
+    case: str
+    """The case's ``name``: where a reader (and the suite) finds the whole game."""
+    trick: int
+    """The trick's number in the hand, from 0."""
+    players: int
+    plays: tuple[Play, ...]
+    outcome: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Sentence:
     """One sentence of the rulebook: a Fluent message with its values.
 
@@ -56,6 +78,8 @@ class Sentence:
     args: dict[str, Arg] = field(default_factory=dict)
     clauses: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
+    example: Example | None = None
+    """A worked example of what the sentence states, shown under it."""
 
 
 @dataclass(frozen=True, slots=True)

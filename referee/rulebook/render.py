@@ -24,6 +24,8 @@ class WrittenSentence:
     clauses: tuple[str, ...]
     term: str | None = None
     """A glossary entry's word (the message's ``.term``)."""
+    example: tuple[str, str] | None = None
+    """A worked example shown under the sentence: the trick, and what happens."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,7 @@ def write(book: Rulebook, language: str) -> Written:
                 words.sentence(sentence),
                 sentence.clauses,
                 words.attribute(sentence.message_id, "term") if glossary else None,
+                words.example(sentence.example) if sentence.example is not None else None,
             )
             for sentence in section.sentences
         )

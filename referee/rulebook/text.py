@@ -20,6 +20,11 @@ def render(book: Written) -> str:
             if sentence.clauses:
                 text += f" [{', '.join(sentence.clauses)}]"
             lines += textwrap.wrap(text, WIDTH, initial_indent="* ", subsequent_indent="  ")
+            if sentence.example:
+                trick, outcome = sentence.example
+                lines += textwrap.wrap(
+                    f"{trick} {outcome}", WIDTH, initial_indent="  > ", subsequent_indent="  > "
+                )
         lines.append("")
     if book.clauses:
         heading = book.words["section-clauses"]

@@ -103,6 +103,12 @@ MESSAGES: dict[Reason, tuple[Status, str, str, str]] = {
         "Das ist jetzt keiner deiner erlaubten Züge.",
         "To nie jest teraz jeden z twoich dozwolonych ruchów.",
     ),
+    Reason.BAD_RULEBOOK_REQUEST: (
+        Status.INVALID_ARGUMENT,
+        "There is no rulebook with {field} {value}; there are: {choices}.",
+        "Es gibt kein Regelbuch mit {field} {value}; möglich sind: {choices}.",
+        "Nie ma podręcznika z {field} {value}; dostępne są: {choices}.",
+    ),
     # --- the referee's own ---
     Reason.STALE_SEQ: (
         Status.ABORTED,

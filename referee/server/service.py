@@ -50,12 +50,21 @@ _CODES = {
 
 T = TypeVar("T")
 
+RULEBOOK_FORMATS = {
+    pb.RULEBOOK_FORMAT_UNSPECIFIED: "text",
+    pb.RULEBOOK_FORMAT_TEXT: "text",
+    pb.RULEBOOK_FORMAT_MARKDOWN: "markdown",
+    pb.RULEBOOK_FORMAT_HTML: "html",
+}
+"""The proto's rulebook formats as the rulebook package names them (unset is text)."""
+MEDIA_TYPES = {"text": "text/plain", "markdown": "text/markdown", "html": "text/html"}
+
 
 def status_of(refusal: Refusal, language: str) -> grpc.Status:
     metadata = {"message": refusal.message("en")}
     if refusal.legal_actions is not None:
         metadata["legal_actions"] = ",".join(refusal.legal_actions)
-    for key in ("last_seq", "turn", "seat", "limit", "retry_ms"):
+    for key in ("last_seq", "turn", "seat", "limit", "retry_ms", "field", "value", "choices"):
         if key in refusal.params and refusal.params[key] is not None:
             metadata[key] = str(refusal.params[key])
     info = error_details_pb2.ErrorInfo(reason=refusal.reason, domain=DOMAIN, metadata=metadata)
@@ -180,6 +189,21 @@ class RulesetService(_Servicer, rpc.RulesetServiceServicer):
     ) -> pb.GetRulesetResponse:
         hosted = self.referee.rulesets.get(request.id)
         return pb.GetRulesetResponse(ruleset=ruleset_summary(hosted), yaml=hosted.yaml)
+
+    @_refusals
+    async def GetRulebook(
+        self, request: pb.GetRulebookRequest, context: Context
+    ) -> pb.GetRulebookResponse:
+        language = request.language or "en"
+        format = RULEBOOK_FORMATS.get(request.format, str(request.format))
+        hosted, text = await self.referee.rulebook(request.ruleset_id, language, format)
+        return pb.GetRulebookResponse(
+            ruleset=ruleset_summary(hosted),
+            language=language,
+            format=request.format or pb.RULEBOOK_FORMAT_TEXT,
+            media_type=f"{MEDIA_TYPES[format]}; charset=utf-8",
+            text=text,
+        )
 
     @_refusals
     async def ValidateRuleset(

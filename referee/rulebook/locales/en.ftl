@@ -269,6 +269,24 @@ timeout-bot-after-none = However often a player's time runs out, the referee wai
 hand-sizes-public = Everybody can see how many cards each player holds.
 hand-sizes-hidden = You see how many cards you hold, but not how many the others hold. The cards a player picked up face up stay known.
 
+## Worked examples: one trick of a game of the conformance suite, shown under the rule it
+## shows. $case: the case's name (not translated); $players: how many play; $plays: the
+## cards of the trick in the order played, each written by example-play and joined as a
+## list; $seat: a seat number; $count: a number of cards.
+
+example-trick = Example ({ $case }, { $players } players): { $plays }.
+example-play = seat { $seat } { rank-short }{ $symbol }
+example-clean = Everyone followed suit, and seat { $seat } played the highest card.
+example-tochoo = Seat { $seat } could not follow suit and played a tochoo, which ends the trick.
+example-cannot-follow = Seat { $seat } cannot follow suit.
+example-picks-up = Seat { $seat } picks up { $count ->
+    [one] the card
+   *[other] { $count } cards
+  }.
+example-out = Seat { $seat } has no cards left and is out.
+example-leads = Seat { $seat } leads the next trick.
+example-bhabhi = Seat { $seat } is the Bhabhi.
+
 ## Where these rules come from. $name: a source's title; $follows: what is taken from it (English).
 
 source-named = { $name }

@@ -129,7 +129,7 @@ class Ledger:
                 first = problems[0] if problems else "no problem named"
                 log.warning("registered ruleset %s is not hosted: %s", record.ruleset_id, first)
             elif not self.rulesets.hosts(rules.id):
-                self.rulesets.add(rules)
+                self.rulesets.add(rules, record.yaml)
 
     async def load_rulesets_for(self, ruleset_id: str) -> None:
         """Make sure ``ruleset_id`` is hosted; with replicas, one registered elsewhere."""

@@ -160,6 +160,15 @@ class Referee:
         await self.ledger.load_rulesets_for(ruleset_id)
         return self.rulesets.get(ruleset_id)
 
+    async def rulebook(
+        self, ruleset_id: str, language: str, format: str
+    ) -> tuple[HostedRuleset, str]:
+        """A hosted ruleset's rulebook (see ``Rulesets.rulebook``); with replicas, of one
+        registered on another replica too."""
+        await self.ledger.load_rulesets_for(ruleset_id)
+        # Off the event loop: the first book reads the conformance cases for its examples.
+        return await asyncio.to_thread(self.rulesets.rulebook, ruleset_id, language, format)
+
     async def validate_ruleset(
         self, text: str, name: str, *, client: str = ""
     ) -> tuple[Ruleset | None, list[Any]]:
@@ -179,7 +188,7 @@ class Referee:
             raise Refusal(Reason.RULESET_EXISTS, ruleset_id=rules.id) from error
         if self.rulesets.hosts(rules.id):  # registered here while this one was checked
             raise Refusal(Reason.RULESET_EXISTS, ruleset_id=rules.id)
-        return self.rulesets.add(rules)
+        return self.rulesets.add(rules, text)
 
     # --- tables -------------------------------------------------------------------------
 

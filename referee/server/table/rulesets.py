@@ -6,11 +6,13 @@ from dataclasses import dataclass
 
 import yaml
 
+from referee import rulebook
 from referee.reasons import Reason
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset, resolve_text
 from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Problem
 from referee.ruleset.schema import ordered_like_schema
+from referee.ruleset.yamlsafe import parse_text
 from referee.server.errors import Refusal
 
 
@@ -21,6 +23,9 @@ class HostedRuleset:
     """``bundled`` or ``registered``."""
     yaml: str
     """The resolved ruleset (after ``extends``), as the referee shows it."""
+    base: str | None = None
+    """The id of the hosted ruleset a registered variant ``extends``: its rulebook starts
+    with how the two differ."""
 
 
 class Rulesets:
@@ -28,9 +33,11 @@ class Rulesets:
 
     def __init__(self) -> None:
         self._hosted: dict[str, HostedRuleset] = {}
-        for ruleset_id in sorted(bundled_ruleset_paths()):
+        paths = bundled_ruleset_paths()
+        for ruleset_id in sorted(paths):
             rules = load_ruleset(ruleset_id)
-            self._hosted[ruleset_id] = HostedRuleset(rules, "bundled", dump(rules))
+            base = _extends(paths[ruleset_id].read_text(encoding="utf-8"), ruleset_id)
+            self._hosted[ruleset_id] = HostedRuleset(rules, "bundled", dump(rules), base)
 
     def all(self) -> list[HostedRuleset]:
         return [self._hosted[k] for k in sorted(self._hosted)]
@@ -69,10 +76,37 @@ class Rulesets:
             raise Refusal(Reason.RULESET_EXISTS, ruleset_id=rules.id)
         return rules
 
-    def add(self, rules: Ruleset) -> HostedRuleset:
-        hosted = HostedRuleset(rules, "registered", dump(rules))
+    def add(self, rules: Ruleset, text: str) -> HostedRuleset:
+        """Host ``rules``, validated from the uploaded ``text`` (which names its base)."""
+        base = _extends(text, rules.id)
+        hosted = HostedRuleset(rules, "registered", dump(rules), base)
         self._hosted[rules.id] = hosted
         return hosted
+
+    def rulebook(self, ruleset_id: str, language: str, format: str) -> tuple[HostedRuleset, str]:
+        """The rulebook of a hosted ruleset, a variant's with how it differs from its base;
+        refuses an unknown ruleset, language or format."""
+        for field, value, choices in (
+            ("language", language, rulebook.languages()),
+            ("format", format, rulebook.FORMATS),
+        ):
+            if value not in choices:
+                raise Refusal(
+                    Reason.BAD_RULEBOOK_REQUEST,
+                    field=field,
+                    value=repr(value),
+                    choices=", ".join(choices),
+                )
+        hosted = self.get(ruleset_id)
+        base = self.get(hosted.base).rules if hosted.base and self.hosts(hosted.base) else None
+        return hosted, rulebook.render(rulebook.build(hosted.rules, base), language, format)
+
+
+def _extends(text: str, name: str) -> str | None:
+    """The id a ruleset's text ``extends`` (the resolved ruleset no longer says)."""
+    document, _ = parse_text(text, name)
+    extends = document.data.get("extends") if document is not None else None
+    return extends if isinstance(extends, str) else None
 
 
 def dump(rules: Ruleset) -> str:

@@ -186,6 +186,16 @@ class Client:
         """The summary and the resolved YAML (``RulesProfile.from_yaml`` reads it)."""
         return await self._call(self.rulesets_stub.GetRuleset, pb.GetRulesetRequest(id=ruleset_id))
 
+    async def get_rulebook(
+        self,
+        ruleset_id: str,
+        language: str = "en",
+        format: pb.RulebookFormat.ValueType = pb.RULEBOOK_FORMAT_TEXT,
+    ) -> pb.GetRulebookResponse:
+        """The rulebook the referee writes for a hosted ruleset, in ``language``."""
+        request = pb.GetRulebookRequest(ruleset_id=ruleset_id, language=language, format=format)
+        return await self._call(self.rulesets_stub.GetRulebook, request)
+
     async def validate_ruleset(self, yaml: str, name: str = "") -> pb.ValidateRulesetResponse:
         return await self._call(
             self.rulesets_stub.ValidateRuleset, pb.ValidateRulesetRequest(yaml=yaml, name=name)

@@ -64,11 +64,11 @@ def register(subparsers: Subparsers) -> None:
         help="play Bhabhi in the terminal against bots",
         description="A game for one person against bots. Without --target a referee is "
         "started in this process, and the game ends when you quit. Type a card (7h, 10S), "
-        "p (pick up), t (take a hand), rules, ? or q. Before each trick in which you may "
-        "take your neighbour's hand the game asks (t to take, Enter to let the leader "
-        "lead) and the bots wait for your answer, or on a clocked table for the leader's "
-        "time to run out. Your seat is marked with ▶; the Bhabhi counts so far follow "
-        "each hand.",
+        "p (pick up), t (take a hand), rules (the rulebook; rules short: the key options), "
+        "? or q. Before each trick in which you may take your neighbour's hand the game asks "
+        "(t to take, Enter to let the leader lead) and the bots wait for your answer, or on "
+        "a clocked table for the leader's time to run out. Your seat is marked with ▶; "
+        "the Bhabhi counts so far follow each hand.",
     )
     play.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
     play.add_argument("--rules", default="bhabho", metavar="ID|FILE", help=RULES_HELP)
@@ -89,7 +89,12 @@ def register(subparsers: Subparsers) -> None:
         metavar="TOKEN",
         help="with --token: a seat the bots played before, played by a bot again (repeatable)",
     )
-    play.add_argument("--language", choices=LANGUAGES, default="en", help="refusal language")
+    play.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default="en",
+        help="the language of refusals and of the rulebook (`rules`)",
+    )
     play.add_argument("--bots", choices=STRATEGIES, default="heuristic", help="the bots' play")
     play.add_argument(
         "--bot-delay",

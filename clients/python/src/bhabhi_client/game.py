@@ -51,7 +51,8 @@ Type a card to play it: 7h, 10S, qd (rank then suit; ♣♦♥♠ work too).
   p, pickup   pick up the trick (when you cannot follow and the rules say so)
   t, take     take your neighbour's whole hand (when the rules allow it)
   v, view     show the table again        log   the last events again
-  rules       the ruleset and its key options
+  rules       the whole rulebook of this table's rules, from the referee
+  rules short the ruleset and its key options
   ?, help     this text                  q     quit
 Legal cards are shown in [brackets]; your own seat is marked ▶.
 Before a trick in which you may take your neighbour's hand, the game asks: type t to
@@ -228,6 +229,8 @@ class TerminalGame:
         self.bot_tokens: list[str] = []
         """The credentials of the seats this program's bots play, to hand them back."""
         self.queue: asyncio.Queue[_Input] = asyncio.Queue()
+        self.rulebook: str | None = None
+        """The rulebook's text, once fetched (a table's ruleset does not change)."""
 
     # --- output -------------------------------------------------------------------------------
 
@@ -596,6 +599,8 @@ class TerminalGame:
         if lower in ("?", "h", "help"):
             self.say(HELP)
         elif lower == "rules":
+            await self.show_rulebook()
+        elif lower.split() in (["rules", "short"], ["rules", "s"]):
             self.show_rules()
         elif lower == "log":
             for line in self.log:
@@ -642,6 +647,28 @@ class TerminalGame:
         for line in score:
             self.log.append(line)
             self.say(line)
+
+    async def show_rulebook(self) -> None:
+        """The rulebook the referee writes for this table's ruleset (GetRulebook), in the
+        player's language; where it cannot (an older referee), the short summary."""
+        if self.rulebook is None:
+            client, language = self.handle.client, self.options.language
+            try:
+                try:
+                    book = await client.get_rulebook(self.rules.id, language)
+                except RefereeError as error:
+                    if error.reason != "bad_rulebook_request" or language == "en":
+                        raise
+                    self.say(f"(no rulebook in {printable(language)} here: in English)")
+                    book = await client.get_rulebook(self.rules.id, "en")
+            except RefereeError as error:
+                self.say(f"(no rulebook from the referee: {printable(str(error))})")
+                self.show_rules()
+                return
+            self.rulebook = book.text
+        for line in self.rulebook.splitlines():
+            self.say(printable(line))
+        self.say(self.style.paint("(rules short: the key options only)", "dim"))
 
     def show_rules(self) -> None:
         language = self.options.language
