@@ -300,3 +300,21 @@ glossary-vettu = Malayalam für „Schnitt“. So heißt in Kerala ein Tochoo.
     .term = Vettu
 glossary-haath = Hindi und Urdu für „Hand“: die Karten, die ein Spieler hält, sein Blatt. Man sagt es etwa, wenn jemandem das ganze Blatt genommen wird.
     .term = Haath
+
+## Ausgearbeitete Beispiele: ein Stich aus einem Spiel der Konformitätsfälle, unter der Regel,
+## die er zeigt. $case: der Name des Falls (nicht übersetzen); $players: wie viele spielen;
+## $plays: die Karten des Stichs in der gespielten Reihenfolge, jede von example-play
+## geschrieben und als Liste verbunden; $seat: eine Platznummer; $count: eine Anzahl Karten.
+
+example-trick = Beispiel ({ $case }, { $players } Spieler): { $plays }.
+example-play = Platz { $seat } { rank-short }{ $symbol }
+example-clean = Alle haben bedient, und Platz { $seat } hat die höchste Karte gespielt.
+example-tochoo = Platz { $seat } konnte nicht bedienen und hat einen Tochoo gespielt; damit endet der Stich.
+example-cannot-follow = Platz { $seat } kann nicht bedienen.
+example-picks-up = Platz { $seat } nimmt { $count ->
+    [one] die Karte
+   *[other] die { $count } Karten
+  } auf.
+example-out = Platz { $seat } hat keine Karten mehr und scheidet aus.
+example-leads = Platz { $seat } spielt den nächsten Stich aus.
+example-bhabhi = Platz { $seat } ist die Bhabhi.

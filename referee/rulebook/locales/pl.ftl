@@ -330,3 +330,28 @@ glossary-vettu = W malajalam „cięcie”: keralskie słowo na tochoo.
     .term = Vettu
 glossary-haath = W hindi i urdu „ręka”: karty, które gracz trzyma w ręce, jak wtedy, gdy zabiera się komuś całą rękę.
     .term = Haath
+
+## Przykłady: jedna lewa z rozgrywki przypadków zgodności, pod regułą, którą pokazuje.
+## $case: nazwa przypadku (bez tłumaczenia); $players: liczba graczy; $plays: karty lewy w
+## kolejności zagrania, każda zapisana przez example-play i połączone jak lista; $seat: numer
+## miejsca; $count: liczba kart.
+
+example-trick = Przykład ({ $case }, { $players ->
+    [one] { $players } gracz
+    [few] { $players } gracze
+    [many] { $players } graczy
+   *[other] { $players } gracza
+  }): { $plays }.
+example-play = miejsce { $seat } { rank-short }{ $symbol }
+example-clean = Wszyscy dołożyli do koloru, a miejsce { $seat } zagrało najwyższą kartę.
+example-tochoo = Miejsce { $seat } nie mogło dołożyć do koloru i zagrało tochoo, które kończy lewę.
+example-cannot-follow = Miejsce { $seat } nie może dołożyć do koloru.
+example-picks-up = Miejsce { $seat } podnosi { $count ->
+    [one] tę kartę
+    [few] { $count } karty
+    [many] { $count } kart
+   *[other] { $count } karty
+  }.
+example-out = Miejsce { $seat } nie ma już kart i jest poza rozdaniem.
+example-leads = Miejsce { $seat } wychodzi do następnej lewy.
+example-bhabhi = Miejsce { $seat } jest Bhabhi.
