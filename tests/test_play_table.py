@@ -53,6 +53,7 @@ def test_printable_escapes_what_a_terminal_would_act_on_and_keeps_the_rest() -> 
     assert printable("\033[2J\033]0;x\a") == "\\x1b[2J\\x1b]0;x\\x07"
     assert printable("\x9b\x7f\x00") == "\\x9b\\x7f\\x00"  # C1, DEL, NUL
     assert printable("\u202egnp.exe\u200b") == "\\u202egnp.exe\\u200b"  # bidi, zero-width
+    assert printable("1\xa0000 lew, 2\u202f000") == "1\xa0000 lew, 2\u202f000"  # spaces (Zs)
     assert printable(EVIL).isprintable()
 
 

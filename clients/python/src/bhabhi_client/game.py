@@ -21,6 +21,7 @@ chance before a person has read the table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import sys
 import threading
@@ -458,7 +459,9 @@ class TerminalGame:
         def put(item: _Input) -> None:
             if isinstance(item, _Line):
                 self.clock.live = False  # the Enter moved the cursor off the prompt line
-            loop.call_soon_threadsafe(self.queue.put_nowait, item)
+            # The game may have ended (its loop closed) while the reader waited for a line.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
         self.stdin = stdin or sys.stdin
         _start_reader(self.stdin, put)

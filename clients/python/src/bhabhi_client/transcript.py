@@ -13,6 +13,7 @@ the terminal.
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -40,10 +41,16 @@ def printable(text: str) -> str:
     """``text`` with every character a terminal would not simply show (newlines, escape,
     other C0 and C1 controls, DEL, bidi overrides, zero-width characters) written as its
     Python escape (``\\n``, ``\\x1b``, ``\\u202e``), so that it shows on one line and only
-    as text."""
+    as text.  Spaces of every width (Unicode's Zs: the no-break space between the thousands
+    of a Polish "1 000", the narrow one of French) are shown as they are: they move no cursor
+    and hide nothing."""
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+    return "".join(c if _shows(c) else c.encode("unicode_escape").decode() for c in text)
+
+
+def _shows(character: str) -> bool:
+    return character.isprintable() or unicodedata.category(character) == "Zs"
 
 
 @dataclass(frozen=True, slots=True)
