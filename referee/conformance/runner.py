@@ -149,12 +149,13 @@ class EngineAdapter:
             dealt = _dealt_from_seed(rules, case)
         except EngineError as error:
             raise CaseError(f"cannot start the hand: {error}") from error
-        if dealt is not None and dealt != [sorted(cards) for cards in deal_of(case)]:
-            seat = next(s for s, cards in enumerate(deal_of(case)) if sorted(cards) != dealt[s])
+        recorded = [sorted(cards) for cards in deal_of(case)]
+        if dealt is not None and dealt != recorded:
+            seat = next(s for s, cards in enumerate(recorded) if cards != dealt[s])
             raise DealDiffers(
                 f"the engine deals fair_deal.seed to seat {seat} "
                 f"{' '.join(card_str(c) for c in dealt[seat])}, the case records "
-                f"{' '.join(card_str(c) for c in sorted(deal_of(case)[seat]))}"
+                f"{' '.join(card_str(c) for c in recorded[seat])}"
             )
 
     def _deal(self, spec: Mapping[str, Any], dealer: int | None) -> Hand:

@@ -17,6 +17,7 @@ from pathlib import Path
 from babel.lists import format_list
 from fluent.runtime import FluentBundle, FluentResource
 
+from referee.cards import SUIT_NAMES
 from referee.rulebook.model import Arg, CardName, Example, RankList, Sentence, SuitName
 from referee.ruleset.model import Localized
 
@@ -28,7 +29,6 @@ RANK_KEYS = {
 }  # fmt: skip
 """The selector key a language file's ``rank-name`` and ``card-name`` see for each rank
 (words: Fluent compares a string variable with a number key as never equal)."""
-SUIT_KEYS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
@@ -111,7 +111,7 @@ class Localizer:
         if isinstance(value, CardName):
             return self.message("card-name", _card_args(value.rank, value.suit))
         if isinstance(value, SuitName):
-            return self.message("suit-name", {"suit": SUIT_KEYS[value.suit]})
+            return self.message("suit-name", {"suit": SUIT_NAMES[value.suit]})
         if isinstance(value, RankList):
             names = [self.message("rank-name", _rank_args(rank)) for rank in value.ranks]
             return str(format_list(names, locale=self.language))
@@ -123,7 +123,7 @@ def _rank_args(rank: str) -> dict[str, Arg]:
 
 
 def _card_args(rank: str, suit: str) -> dict[str, Arg]:
-    return {**_rank_args(rank), "suit": SUIT_KEYS[suit], "symbol": SUIT_SYMBOLS[suit]}
+    return {**_rank_args(rank), "suit": SUIT_NAMES[suit], "symbol": SUIT_SYMBOLS[suit]}
 
 
 @cache

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from bhabhi_client.cards import RANKS, Card, rank_order
+from bhabhi_client.cards import RANKS, SUIT_NAMES, Card, rank_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +198,7 @@ class RulesProfile:
         trump = {
             "first_off_suit_card": "the suit of the first card played by a player who cannot "
             "follow (X5)",
-            "fixed": f"{_SUIT_NAMES.get(self.trump_suit, self.trump_suit)}, all hand (H12)",
+            "fixed": f"{SUIT_NAMES.get(self.trump_suit, self.trump_suit)}, all hand (H12)",
             "dealer_choice": "the dealer names it before the first lead (H12)",
         }.get(self.trump)
         if trump:
@@ -260,9 +260,6 @@ class RulesProfile:
     @property
     def whole_pile(self) -> bool:
         return self.pickup_takes == "trick_and_waste"
-
-
-_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def _texts(value: object) -> dict[str, str]:
