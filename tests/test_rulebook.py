@@ -20,8 +20,8 @@ from fluent.syntax.ast import Junk
 from referee.rulebook import build, languages, render
 from referee.rulebook.clause_ids import Option, Value, clauses_of, options
 from referee.rulebook.loading import with_base
-from referee.rulebook.locale import LOCALES, Localizer
-from referee.rulebook.model import Rulebook, Sentence
+from referee.rulebook.locale import LOCALES, RANK_KEYS, SUIT_SYMBOLS, Localizer
+from referee.rulebook.model import Arg, CardName, Rulebook, Sentence, SuitName
 from referee.ruleset.catalogue import load_catalogue
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.ruleset.model import Ruleset
@@ -50,6 +50,8 @@ FREE_VALUES: dict[str, tuple[Any, ...]] = {
     "first_lead.card": ("AS", "2S", "AC", "10H"),
 }
 """Values of the options that are neither enums, booleans nor numbers."""
+
+RANKS = tuple(RANK_KEYS)
 
 PLURAL_PROBES = (0, 1, 2, 3, 5, 12, 22, 25, 101, 1000)
 """Numbers that meet every plural form of English, German and Polish (one, few, many, other)."""
@@ -137,6 +139,38 @@ def test_language_files_parse_cleanly_and_have_every_message_of_english(language
     ids = {e.id.name for e in parsed.body if hasattr(e, "id")}
     english_ids = {e.id.name for e in english.body if hasattr(e, "id")}
     assert english_ids - ids == set()
+
+
+CARD_MESSAGES = tuple(
+    f"first-lead-{name}"
+    for name in (
+        "leads-the-card",
+        "leads-any-card",
+        "if-absent-highest-of-suit",
+        "if-absent-player-after-dealer",
+    )
+)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_every_card_is_written_in_every_form_a_sentence_asks_for(language: str) -> None:
+    """C6/H7: the first lead can be any card of the deck, so every card must be written by
+    each sentence that names one, in whatever case (``$card-genitive`` …) the language file
+    declines it; a form missing for one rank would reach the table only with that rank."""
+    words = Localizer(language)
+    faults = []
+    for rank in RANKS:
+        for suit in "CDHS":
+            args: dict[str, Arg] = {"card": CardName(rank, suit), "suit": SuitName(suit)}
+            for message_id in CARD_MESSAGES:
+                try:
+                    text = words.message(message_id, args)
+                except ValueError as exc:
+                    faults.append(f"{rank}{suit}: {exc}")
+                    continue
+                if "{" in text or f"{SUIT_SYMBOLS[suit]})" not in text:
+                    faults.append(f"{rank}{suit}: {message_id}: {text!r}")
+    assert not faults, "\n".join(faults)
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(bundled_ruleset_paths()))

@@ -43,14 +43,16 @@ def test_a_lead_card_is_written_with_its_article_in_the_accusative(
     rank: str, suit: str, written: str
 ) -> None:
     """C6/H7: "Wer den Herz-König hat", never "der" or a bare "Herz-König"; the Jack is a
-    weak noun (den Buben)."""
+    weak noun (den Buben). "Ist der Herz-König nicht im Spiel" takes the nominative, the
+    attribute card-name.nominative of de.ftl."""
     card = CardName(rank, suit)
     leads = GERMAN.sentence(Sentence("first-lead-leads-the-card", {"card": card}))
     assert leads == f"Wer {written} hat, eröffnet damit den ersten Stich."
     absent = GERMAN.sentence(
         Sentence("first-lead-if-absent-highest-of-suit", {"card": card, "suit": SuitName(suit)})
     )
-    assert absent.startswith(f"Hat niemand {written}, ")
+    nominative = written.replace("den ", "der ").replace("Buben", "Bube")
+    assert absent.startswith(f"Ist {nominative} nicht im Spiel, ")
 
 
 def test_suits_are_the_german_suit_names() -> None:

@@ -72,19 +72,26 @@ def test_the_longest_hand_counts_tricks(count: int, says: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rank", "suit", "name"),
+    ("rank", "suit", "accusative", "genitive"),
     [
-        ("A", "S", "as pik (A♠)"),
-        ("K", "H", "król kier (K♥)"),
-        ("Q", "D", "dama karo (D♦)"),
-        ("J", "C", "walet trefl (W♣)"),
-        ("10", "H", "10 kier (10♥)"),
+        ("A", "S", "asa pik (A♠)", "asa pik (A♠)"),
+        ("K", "H", "króla kier (K♥)", "króla kier (K♥)"),
+        ("Q", "D", "damę karo (D♦)", "damy karo (D♦)"),
+        ("J", "C", "waleta trefl (W♣)", "waleta trefl (W♣)"),
+        ("10", "H", "dziesiątkę kier (10♥)", "dziesiątki kier (10♥)"),
+        ("2", "S", "dwójkę pik (2♠)", "dwójki pik (2♠)"),  # V3
     ],
 )
-def test_the_first_lead_card_is_named_in_polish(rank: str, suit: str, name: str) -> None:
-    """C6/H7: the card stands where Polish wants the nominative ("u którego jest as pik")."""
-    text = POLISH.message("first-lead-leads-the-card", {"card": CardName(rank, suit)})
-    assert text == f"Gracz, u którego jest {name}, wychodzi tą kartą do pierwszej lewy."
+def test_the_first_lead_card_is_declined_in_polish(
+    rank: str, suit: str, accusative: str, genitive: str
+) -> None:
+    """C6/H7: "gracz, który ma asa pik" takes the accusative and "nikt nie ma damy karo" the
+    genitive of negation; the forms are attributes of card-name in pl.ftl, not code."""
+    card = CardName(rank, suit)
+    leads = POLISH.message("first-lead-leads-the-card", {"card": card})
+    assert leads == f"Gracz, który ma {accusative}, wychodzi tą kartą do pierwszej lewy."
+    absent = POLISH.message("first-lead-if-absent-player-after-dealer", {"card": card})
+    assert absent.startswith(f"Jeśli nikt nie ma {genitive}, bo ta karta nie bierze udziału")
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,10 @@
 Numbers reach Fluent as numbers, so plural forms come from the CLDR rules (Babel) through
 Fluent's selectors (``{ $count -> [one] … *[other] … }``), never from code; cards, suits and
 ranks are messages of the language file too (``card-name``, ``suit-name``, ``rank-name``),
-so each language writes its own card grammar.  A message that is missing, or that names a
+so each language writes its own card grammar.  A card is declined by the language file, not
+by code: every attribute of ``card-name`` (``.dative``, ``.genitive``, ``.instrumental`` …)
+reaches a sentence given a card as ``$card`` as one more variable, ``$card-dative`` and so
+on, so a sentence picks the form its grammar needs.  A message that is missing, or that names a
 variable or message it is not given, is an error (:class:`RulebookTextError`), never a key
 name or ``{…}`` in the printed book: the rulebook's completeness test relies on it.
 """
@@ -62,7 +65,11 @@ class Localizer:
         pattern = self._bundle.get_message(message_id).value
         if pattern is None:
             raise RulebookTextError(f"{self.language}.ftl: message {message_id!r} has no value")
-        values = {name: self._value(value) for name, value in (args or {}).items()}
+        values: dict[str, str | int] = {}
+        for name, value in (args or {}).items():
+            values[name] = self._value(value)
+            if isinstance(value, CardName):
+                values.update(self._card_forms(name, value))
         text, errors = self._bundle.format_pattern(pattern, values)
         if errors:
             faults = "; ".join(str(e) for e in errors)
@@ -100,6 +107,17 @@ class Localizer:
             },
         )
         return trick, " ".join(self.sentence(s) for s in example.outcome)
+
+    def _card_forms(self, name: str, card: CardName) -> dict[str, str | int]:
+        """The card's other grammatical forms, one per attribute of ``card-name``."""
+        message = self._bundle.get_message("card-name") if self.has("card-name") else None
+        forms: dict[str, str | int] = {}
+        for attribute, pattern in (message.attributes if message else {}).items():
+            text, errors = self._bundle.format_pattern(pattern, _card_args(card.rank, card.suit))
+            if errors:
+                raise RulebookTextError(f"{self.language}.ftl: card-name.{attribute}: {errors[0]}")
+            forms[f"{name}-{attribute}"] = str(text)
+        return forms
 
     def _value(self, value: Arg) -> str | int:
         if isinstance(value, bool):

@@ -35,9 +35,11 @@ suit-name = { $suit ->
    *[spades] Pik
   }
 
-# Die Karte mit Artikel im Akkusativ: "das Pik-Ass (A♠)", "den Herz-König (K♥)", "die
-# Karo-Dame (D♦)", "den Kreuz-Buben (B♣)", "die Karo-10 (10♦)". Jede Meldung mit $card
-# braucht die Karte deshalb als Akkusativobjekt ("Wer { $card } hat", "Hat niemand { $card }").
+# Die Karte mit Artikel, als Wert im Akkusativ: "das Pik-Ass (A♠)", "den Herz-König (K♥)",
+# "die Karo-Dame (D♦)", "den Kreuz-Buben (B♣)", "die Karo-10 (10♦)" ("Wer { $card } hat").
+# Die anderen Fälle sind Attribute und erreichen jede Meldung mit $card als eigene
+# Variablen: { $card-nominative } ("Ist das Pik-Ass nicht im Spiel"), { $card-dative }
+# ("mit dem Pik-Ass"). Der Bube ist ein schwaches Nomen (den, dem Buben; der Bube).
 card-name = { $rank ->
     [ace] das { suit-name }-Ass
     [king] den { suit-name }-König
@@ -45,6 +47,20 @@ card-name = { $rank ->
     [jack] den { suit-name }-Buben
    *[other] die { suit-name }-{ $number }
   } ({ rank-short }{ $symbol })
+    .nominative = { $rank ->
+        [ace] das { suit-name }-Ass
+        [king] der { suit-name }-König
+        [queen] die { suit-name }-Dame
+        [jack] der { suit-name }-Bube
+       *[other] die { suit-name }-{ $number }
+      } ({ rank-short }{ $symbol })
+    .dative = { $rank ->
+        [ace] dem { suit-name }-Ass
+        [king] dem { suit-name }-König
+        [queen] der { suit-name }-Dame
+        [jack] dem { suit-name }-Buben
+       *[other] der { suit-name }-{ $number }
+      } ({ rank-short }{ $symbol })
 
 ## Die Anleitung: Titel, Überschriften und was die Ausgabeformate drucken.
 
@@ -122,12 +138,12 @@ deal-dealer-moves-last-picker-deals = Wer in einer Runde als Letzter Karten aufg
 rule-redeal = Vor jeder Runde wird das ganze Deck neu gemischt und an alle Spieler ausgeteilt.
 
 ## Der erste Stich. $card: die Karte, die den ersten Stich eröffnet, im Akkusativ ("das
-## Pik-Ass (A♠)", siehe card-name); $suit: ihre Farbe.
+## Pik-Ass (A♠)", siehe card-name), $card-nominative im Nominativ; $suit: ihre Farbe.
 
 first-lead-leads-the-card = Wer { $card } hat, eröffnet damit den ersten Stich.
 first-lead-leads-any-card = Wer { $card } hat, eröffnet den ersten Stich und darf dazu eine beliebige Karte ausspielen.
-first-lead-if-absent-highest-of-suit = Hat niemand { $card }, weil die Karte nicht im Spiel ist, eröffnet stattdessen, wer das höchste { $suit } hat, damit den ersten Stich; hat niemand { $suit }, spielt der Spieler nach dem Geber eine beliebige Karte aus.
-first-lead-if-absent-player-after-dealer = Hat niemand { $card }, weil die Karte nicht im Spiel ist, spielt der Spieler nach dem Geber eine beliebige Karte aus.
+first-lead-if-absent-highest-of-suit = Ist { $card-nominative } nicht im Spiel, eröffnet stattdessen, wer das höchste { $suit } hat, damit den ersten Stich; hat niemand { $suit }, spielt der Spieler nach dem Geber eine beliebige Karte aus.
+first-lead-if-absent-player-after-dealer = Ist { $card-nominative } nicht im Spiel, spielt der Spieler nach dem Geber eine beliebige Karte aus.
 first-trick-off-suit-as-other-tricks = Der erste Stich wird gespielt wie jeder andere.
 first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte: Wer bedienen kann, muss bedienen, wer nicht, spielt eine beliebige Karte. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel.
 first-trick-void-plays-any = Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.

@@ -12,10 +12,11 @@
 
 ## Karty. $rank: two … ten, jack, queen, king, ace; $number: the number of a number card;
 ## $suit: clubs, diamonds, hearts, spades; $symbol: ♣ ♦ ♥ ♠.
-## card-name is written in the nominative ("as pik (A♠)"): it reaches the sentences as a
-## finished string, so every sentence that names a card puts it where the nominative is
-## right ("gracz, u którego jest as pik", "jeśli as pik jest poza grą") and refers back to it
-## as "tą kartą", which needs no gender.
+## card-name is the nominative ("as pik (A♠)", "dziesiątka kier (10♥)"); its attributes are
+## the other cases, and reach every sentence given $card as variables of their own:
+## { $card-accusative } ("gracz, który ma asa pik"), { $card-genitive } ("nikt nie ma asa
+## pik"), { $card-instrumental } ("wychodzi asem pik"). Number cards are named by their
+## nouns (dwójka … dziesiątka), as players say them.
 
 rank-name = { $rank ->
     [jack] walet
@@ -41,8 +42,67 @@ suit-name = { $suit ->
    *[spades] pik
   }
 
-# "as pik (A♠)", "dama karo (D♦)", "10 kier (10♥)"
-card-name = { rank-name } { suit-name } ({ rank-short }{ $symbol })
+# "as pik (A♠)", "dama karo (D♦)", "dziesiątka kier (10♥)"
+card-name = { $rank ->
+    [jack] walet
+    [queen] dama
+    [king] król
+    [ace] as
+    [two] dwójka
+    [three] trójka
+    [four] czwórka
+    [five] piątka
+    [six] szóstka
+    [seven] siódemka
+    [eight] ósemka
+    [nine] dziewiątka
+   *[ten] dziesiątka
+  } { suit-name } ({ rank-short }{ $symbol })
+    .accusative = { $rank ->
+        [jack] waleta
+        [queen] damę
+        [king] króla
+        [ace] asa
+        [two] dwójkę
+        [three] trójkę
+        [four] czwórkę
+        [five] piątkę
+        [six] szóstkę
+        [seven] siódemkę
+        [eight] ósemkę
+        [nine] dziewiątkę
+       *[ten] dziesiątkę
+      } { suit-name } ({ rank-short }{ $symbol })
+    .genitive = { $rank ->
+        [jack] waleta
+        [queen] damy
+        [king] króla
+        [ace] asa
+        [two] dwójki
+        [three] trójki
+        [four] czwórki
+        [five] piątki
+        [six] szóstki
+        [seven] siódemki
+        [eight] ósemki
+        [nine] dziewiątki
+       *[ten] dziesiątki
+      } { suit-name } ({ rank-short }{ $symbol })
+    .instrumental = { $rank ->
+        [jack] waletem
+        [queen] damą
+        [king] królem
+        [ace] asem
+        [two] dwójką
+        [three] trójką
+        [four] czwórką
+        [five] piątką
+        [six] szóstką
+        [seven] siódemką
+        [eight] ósemką
+        [nine] dziewiątką
+       *[ten] dziesiątką
+      } { suit-name } ({ rank-short }{ $symbol })
 
 ## Instrukcja: tytuł, nagłówki rozdziałów, to, co drukują formaty.
 
@@ -143,12 +203,13 @@ deal-dealer-moves-bhabhi-deals = W kolejnym rozdaniu karty rozdaje Bhabhi poprze
 deal-dealer-moves-last-picker-deals = W kolejnym rozdaniu karty rozdaje ten, kto w poprzednim jako ostatni coś podnosił. Jeśli nikt niczego nie podnosił, rozdawanie przechodzi na następnego gracza w kierunku gry.
 rule-redeal = Przed każdym rozdaniem całą talię tasuje się od nowa i rozdaje wszystkim graczom.
 
-## Pierwsza lewa. $card: the lead card, nominative ("as pik (A♠)"); $suit: its suit ("pik").
+## Pierwsza lewa. $card: the lead card ("as pik (A♠)"), declined through $card-accusative
+## and $card-genitive; $suit: its suit ("pik").
 
-first-lead-leads-the-card = Gracz, u którego jest { $card }, wychodzi tą kartą do pierwszej lewy.
-first-lead-leads-any-card = Pierwszą lewę zaczyna gracz, u którego jest { $card }; może wyjść dowolną kartą.
-first-lead-if-absent-highest-of-suit = Jeśli { $card } jest poza grą, pierwszą lewę zaczyna gracz z najwyższą kartą w kolorze { $suit } i wychodzi tą kartą; jeśli nikt nie ma kart w kolorze { $suit }, zaczyna następny gracz po rozdającym, dowolną kartą.
-first-lead-if-absent-player-after-dealer = Jeśli { $card } jest poza grą, pierwszą lewę zaczyna następny gracz po rozdającym, dowolną kartą.
+first-lead-leads-the-card = Gracz, który ma { $card-accusative }, wychodzi tą kartą do pierwszej lewy.
+first-lead-leads-any-card = Pierwszą lewę zaczyna gracz, który ma { $card-accusative }; może wyjść dowolną kartą.
+first-lead-if-absent-highest-of-suit = Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna gracz z najwyższą kartą w kolorze { $suit } i wychodzi tą kartą; jeśli nikt nie ma kart w kolorze { $suit }, zaczyna następny gracz po rozdającym, dowolną kartą.
+first-lead-if-absent-player-after-dealer = Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna następny gracz po rozdającym, dowolną kartą.
 first-trick-off-suit-as-other-tricks = Pierwszą lewę rozgrywa się tak samo jak każdą inną.
 first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę: do koloru, jeśli może, a jeśli nie, dowolną. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart.
 first-trick-void-plays-any = W pierwszej lewie gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę.
