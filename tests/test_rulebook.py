@@ -141,6 +141,24 @@ def test_language_files_parse_cleanly_and_have_every_message_of_english(language
     assert english_ids - ids == set()
 
 
+@pytest.mark.parametrize("language", languages())
+def test_every_clause_of_the_catalogue_is_written_in_every_language(language: str) -> None:
+    """The book ends with the text of each clause it cites; in a language other than the
+    catalogue's own, each clause is a message ``clause-ID`` with a ``.title``, so a German
+    book never ends in English."""
+    words = Localizer(language)
+    faults = []
+    for clause in load_catalogue().values():
+        try:
+            title, text = words.clause(clause)
+        except ValueError as exc:
+            faults.append(str(exc))
+            continue
+        if not title or not text or "{" in text:
+            faults.append(f"{clause.id}: {title!r}: {text!r}")
+    assert not faults, "\n".join(faults)
+
+
 CARD_MESSAGES = tuple(
     f"first-lead-{name}"
     for name in (

@@ -68,3 +68,26 @@ async def test_a_registered_variant_s_rulebook_starts_with_how_it_differs() -> N
     assert len(expected.sections[0].sentences) > 1  # the changed option is stated
     assert "How this differs from Bhabho" in got.text
     assert got.ruleset.origin == pb.RULESET_ORIGIN_REGISTERED
+
+
+@run_async
+async def test_without_a_language_the_book_is_in_the_callers_accept_language() -> None:
+    """A browser asks with its own accept-language and no language field: it gets the
+    first language of its preference the referee writes (Polish here), and is told which;
+    with none of them, English.  An explicit language always wins."""
+    asked = pb.GetRulebookRequest(ruleset_id="pickup")
+    async with referee() as ref:
+        polish = await ref.rulesets.GetRulebook(
+            asked, metadata=(("accept-language", "fr-FR, pl;q=0.9, de;q=0.8"),)
+        )
+        neither = await ref.rulesets.GetRulebook(
+            asked, metadata=(("accept-language", "fr, ja;q=0.5"),)
+        )
+        told = await ref.rulesets.GetRulebook(
+            pb.GetRulebookRequest(ruleset_id="pickup", language="de"),
+            metadata=(("accept-language", "pl"),),
+        )
+    book = rulebook.build(load_ruleset("pickup"))
+    assert (polish.language, polish.text) == ("pl", rulebook.render(book, "pl", "text"))
+    assert neither.language == "en"
+    assert told.language == "de"

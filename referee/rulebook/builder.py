@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from referee.cards import card_str
 from referee.rulebook import ending, opening, play
 from referee.rulebook.clause_ids import options
 from referee.rulebook.examples import Case, examples_for
@@ -58,7 +59,7 @@ def build(ruleset: Ruleset, base: Ruleset | None = None) -> Rulebook:
         Section(key, Sentence(f"section-{key}"), tuple(stated(s) for s in make(ruleset)))
         for key, make in SECTIONS
     ]
-    sections = with_examples(sections, examples_for(ruleset))
+    sections = with_examples(sections, examples_for(ruleset), ruleset)
     if ruleset.sources:
         sections.append(_sources(ruleset))
     glossary = tuple(Sentence(f"glossary-{word}") for word in GLOSSARY)
@@ -74,32 +75,56 @@ def build(ruleset: Ruleset, base: Ruleset | None = None) -> Rulebook:
     )
 
 
-def with_examples(sections: list[Section], cases: tuple[Case, ...]) -> list[Section]:
+SECTION_SHOWS = {
+    "first-trick": frozenset({"opens-with-the-card"}),
+    "following": frozenset({"tochoo", "cannot-follow", "off-suit"}),
+    "leading": frozenset({"leads"}),
+    "getting-out": frozenset({"out"}),
+    "end": frozenset({"bhabhi"}),
+}
+"""What a trick section's example is best at showing, by the worked example's outcome
+messages (``example-tochoo`` …): under "Following suit", a player who cannot follow; under
+"The end of a hand", the Bhabhi; under "The first trick", the lead card opening it."""
+
+
+def with_examples(
+    sections: list[Section], cases: tuple[Case, ...], ruleset: Ruleset
+) -> list[Section]:
     """One worked example in each trick section, under the sentence it shows.
 
-    Of the pairs of a sentence and a case that checks one of the sentence's clauses, the
-    most focused case (fewest clauses, then fewest steps, then by name) is shown, each case
-    once; under "The first trick" its first trick, elsewhere its last recorded trick (where
-    the case usually ends up at the point it checks)."""
+    Of the pairs of a sentence and a trick that shows what the section is about
+    (SECTION_SHOWS), of a case that checks one of the sentence's clauses, shown is the
+    trick whose outcome says least besides, then the most focused case (fewest clauses,
+    then fewest steps, then by name) and its last trick (where a case usually ends up at
+    the point it checks); each case once.  "The first trick" shows a first trick only; a
+    section with no such trick has no example."""
     used: set[str] = set()
     shown = []
     for section in sections:
         if section.key not in EXAMPLE_SECTIONS:
             shown.append(section)
             continue
-        first = section.key == "first-trick"
+        wanted = SECTION_SHOWS[section.key]
         candidates = [
-            (len(case.clauses), case.steps, case.name, index, example)
+            (
+                len(example.outcome),
+                len(case.clauses),
+                case.steps,
+                case.name,
+                -example.trick,
+                index,
+                example,
+            )
             for index, sentence in enumerate(section.sentences)
             for case in cases
             if case.name not in used and set(sentence.clauses) & set(case.clauses)
-            for example in [_trick_of(case, first)]
-            if example is not None
+            for example in _tricks_of(case, section.key == "first-trick")
+            if wanted & _shows(example, ruleset)
         ]
         if not candidates:
             shown.append(section)
             continue
-        *_, name, index, example = min(candidates, key=lambda c: c[:4])
+        *_, name, _, index, example = min(candidates, key=lambda c: c[:6])
         used.add(name)
         sentences = list(section.sentences)
         sentences[index] = replace(sentences[index], example=example)
@@ -107,10 +132,22 @@ def with_examples(sections: list[Section], cases: tuple[Case, ...]) -> list[Sect
     return shown
 
 
-def _trick_of(case: Case, first: bool) -> Example | None:
-    if not first:
-        return case.tricks[-1]
-    return case.tricks[0] if case.tricks[0].trick == 0 else None
+def _shows(example: Example, ruleset: Ruleset) -> frozenset[str]:
+    """What the example shows: its outcome messages' names, and ``opens-with-the-card``
+    for a first trick led with the ruleset's lead card (C6)."""
+    shows = {s.message_id.removeprefix("example-") for s in example.outcome}
+    lead = ruleset.first_lead.card
+    if example.trick == 0 and lead is not None and example.plays:
+        card = example.plays[0].card
+        if card_str(lead) == card.rank + card.suit:
+            shows.add("opens-with-the-card")
+    return frozenset(shows)
+
+
+def _tricks_of(case: Case, first: bool) -> tuple[Example, ...]:
+    if first:
+        return case.tricks[:1] if case.tricks[0].trick == 0 else ()
+    return case.tricks
 
 
 def changed_options(ruleset: Ruleset, base: Ruleset) -> list[str]:

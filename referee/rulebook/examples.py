@@ -137,7 +137,15 @@ def _outcome(plays: tuple[Play, ...], events: list[Mapping[str, Any]]) -> Iterat
     (ended,) = [e for e in events if e.get("kind") == "trick_ended"][:1]
     how = ended.get("how")
     if how == "complete":
-        yield Sentence("example-clean", {"seat": int(ended["high_seat"])})
+        led = plays[0].card.suit
+        off_suit = [p.seat for p in plays if p.card.suit != led]
+        if not off_suit:
+            yield Sentence("example-clean", {"seat": int(ended["high_seat"])})
+        # A complete trick with off-suit cards: a discard, or the first trick's waiver.
+        for seat in off_suit:
+            yield Sentence("example-off-suit", {"seat": seat})
+        if off_suit:
+            yield Sentence("example-highest", {"seat": int(ended["high_seat"])})
     elif how == "tochoo":
         yield Sentence("example-tochoo", {"seat": plays[-1].seat})
     for event in events:

@@ -22,6 +22,7 @@ from fluent.runtime import FluentBundle, FluentResource
 
 from referee.cards import SUIT_NAMES
 from referee.rulebook.model import Arg, CardName, Example, RankList, Sentence, SuitName
+from referee.ruleset.catalogue import Clause
 from referee.ruleset.model import Localized
 
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -33,6 +34,8 @@ RANK_KEYS = {
 """The selector key a language file's ``rank-name`` and ``card-name`` see for each rank
 (words: Fluent compares a string variable with a number key as never equal)."""
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+CATALOGUE_LANGUAGE = "en"
+"""The language ``rules/catalogue.yaml`` is written in: its clauses need no messages."""
 
 
 class RulebookTextError(ValueError):
@@ -87,6 +90,13 @@ class Localizer:
         if errors:
             raise RulebookTextError(f"{self.language}.ftl: {message_id}.{name}: {errors[0]}")
         return str(text)
+
+    def clause(self, clause: Clause) -> tuple[str, str]:
+        """A catalogue clause's title and text in this language."""
+        if self.language == CATALOGUE_LANGUAGE:
+            return clause.title, clause.text
+        message_id = f"clause-{clause.id}"
+        return self.attribute(message_id, "title"), self.message(message_id)
 
     def sentence(self, sentence: Sentence) -> str:
         return self.message(sentence.message_id, sentence.args)

@@ -1,9 +1,9 @@
 """A rulebook in one language and one format: ``text``, ``markdown`` or ``html``.
 
 First every sentence is put into words (:class:`Written`), so that a message that is missing
-fails before anything is printed; then a format lays the words out.  The clause texts of the
-final "Clauses" section come from the project's catalogue (``rules/catalogue.yaml``), which
-is written in English.
+fails before anything is printed; then a format lays the words out.  The final "Clauses"
+section gives the text of every clause the book cites, in the book's language
+(:meth:`Localizer.clause`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from importlib import metadata
 
 from referee.rulebook.locale import Localizer
 from referee.rulebook.model import Rulebook
-from referee.ruleset.catalogue import Clause, load_catalogue
+from referee.ruleset.catalogue import load_catalogue
 
 FORMATS = ("text", "markdown", "html")
 
@@ -36,13 +36,20 @@ class WrittenSection:
 
 
 @dataclass(frozen=True, slots=True)
+class WrittenClause:
+    id: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Written:
     """The book in words: what every format lays out."""
 
     language: str
     title: str
     sections: tuple[WrittenSection, ...]
-    clauses: tuple[Clause, ...]
+    clauses: tuple[WrittenClause, ...]
     """Every clause the book states, in catalogue order."""
     words: dict[str, str]
     """The renderers' own words: ``contents``, ``section-clauses``, ``clauses-intro``,
@@ -75,7 +82,9 @@ def write(book: Rulebook, language: str) -> Written:
         language=language,
         title=words.sentence(book.title),
         sections=tuple(sections),
-        clauses=tuple(c for c in catalogue.values() if c.id in stated),
+        clauses=tuple(
+            WrittenClause(c.id, *words.clause(c)) for c in catalogue.values() if c.id in stated
+        ),
         words={
             "contents": words.message("contents"),
             "section-clauses": words.message("section-clauses"),

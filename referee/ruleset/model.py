@@ -346,7 +346,8 @@ class Source:
 
     name: str
     url: str | None
-    follows: str | None
+    follows: str | Localized | None
+    """What the ruleset takes from the source: one text, or one per language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,7 +538,7 @@ class Ruleset:
             description=Localized(**data["description"]),
             clauses=tuple(data["clauses"]),
             sources=tuple(
-                Source(name=s["name"], url=s.get("url"), follows=s.get("follows"))
+                Source(name=s["name"], url=s.get("url"), follows=_follows(s.get("follows")))
                 for s in data.get("sources", ())
             ),
             deck=Deck(
@@ -633,3 +634,7 @@ def ruleset_hash(resolved: Mapping[str, Any]) -> str:
         ensure_ascii=False,
     )
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _follows(value: str | Mapping[str, str] | None) -> str | Localized | None:
+    return Localized(**value) if isinstance(value, Mapping) else value

@@ -9,7 +9,7 @@ message itself is in the language the caller asks for with ``accept-language``.
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import grpc
@@ -19,6 +19,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from referee.rulebook import languages as rulebook_languages
 from referee.server import table as tb
 from referee.server.errors import LANGUAGES, Refusal, Status
 from referee.server.messages import (
@@ -83,7 +84,11 @@ def status_of(refusal: Refusal, language: str) -> grpc.Status:
     return cast(grpc.Status, rpc_status.to_status(status))
 
 
-def _language(context: grpc.aio.ServicerContext[Any, Any]) -> str:
+def _language(
+    context: grpc.aio.ServicerContext[Any, Any], spoken: Collection[str] = LANGUAGES
+) -> str:
+    """The client's language from ``accept-language``: the first of ``spoken`` (the
+    refusals' languages unless told) in its order of preference, else English."""
     for key, value in context.invocation_metadata() or ():
         if key == "accept-language" and isinstance(value, str):
             # "fr, de;q=0.8": the first language we speak, in the client's order of preference
@@ -98,7 +103,7 @@ def _language(context: grpc.aio.ServicerContext[Any, Any]) -> str:
                         weight = 0.0
                 ranked.append((-weight, position, tag[:2]))
             for _, _, lang in sorted(ranked):
-                if lang in LANGUAGES:
+                if lang in spoken:
                     return lang
     return "en"
 
@@ -194,7 +199,8 @@ class RulesetService(_Servicer, rpc.RulesetServiceServicer):
     async def GetRulebook(
         self, request: pb.GetRulebookRequest, context: Context
     ) -> pb.GetRulebookResponse:
-        language = request.language or "en"
+        # Unset: the caller's accept-language (a browser's own), as the refusals do.
+        language = request.language or _language(context, rulebook_languages())
         format = RULEBOOK_FORMATS.get(request.format, str(request.format))
         hosted, text = await self.referee.rulebook(request.ruleset_id, language, format)
         return pb.GetRulebookResponse(

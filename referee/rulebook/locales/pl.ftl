@@ -405,6 +405,8 @@ example-trick = Przykład ({ $case }, { $players ->
   }): { $plays }.
 example-play = miejsce { $seat } { rank-short }{ $symbol }
 example-clean = Wszyscy dołożyli do koloru, a miejsce { $seat } zagrało najwyższą kartę.
+example-off-suit = Miejsce { $seat } nie mogło dołożyć do koloru i zagrało inną kartę.
+example-highest = Miejsce { $seat } zagrało najwyższą kartę.
 example-tochoo = Miejsce { $seat } nie mogło dołożyć do koloru i zagrało tochoo, które kończy lewę.
 example-cannot-follow = Miejsce { $seat } nie może dołożyć do koloru.
 example-picks-up = Miejsce { $seat } podnosi { $count ->
