@@ -148,7 +148,7 @@ first-trick-off-suit-as-other-tricks = Der erste Stich wird gespielt wie jeder a
 first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte: Wer bedienen kann, muss bedienen, wer nicht, spielt eine beliebige Karte. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel.
 first-trick-void-plays-any = Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.
 first-trick-void-plays-highest = Wer im ersten Stich nicht bedienen kann, muss eine seiner höchsten Karten spielen, ganz gleich, welcher Farbe.
-first-trick-next-leader-as-other-tricks = Den zweiten Stich eröffnet, wer nach den Regeln für jeden anderen Stich an der Reihe ist.
+first-trick-next-leader-as-other-tricks = Zum zweiten Stich spielt aus, wer nach den Regeln für die übrigen Stiche an der Reihe ist.
 first-trick-next-leader-first-leader = Wer den ersten Stich eröffnet hat, spielt auch zum zweiten Stich aus.
 
 ## Farbe bedienen.
@@ -156,10 +156,10 @@ first-trick-next-leader-first-leader = Wer den ersten Stich eröffnet hat, spiel
 rule-follow-suit = Wer einen Stich eröffnet, darf jede beliebige Karte ausspielen. Die anderen legen der Reihe nach je eine Karte dazu und müssen Farbe bedienen, also eine Karte der ausgespielten Farbe spielen, wenn sie eine haben. Welche Karte dieser Farbe sie spielen, ist ihnen überlassen.
 rule-trick-complete = Haben alle gespielt, gewinnt die höchste Karte der ausgespielten Farbe, und die Karten des Stichs kommen verdeckt auf den Ablagestapel.
 rule-trick-clean = Bedienen alle, ist der Stich sauber: Die höchste Karte der ausgespielten Farbe gewinnt, und die Karten kommen verdeckt auf den Ablagestapel.
-off-suit-play-pickup = Wer nicht bedienen kann, spielt keine Karte, sondern nimmt alle Karten, die bisher zum Stich gespielt wurden, auf die Hand. Damit ist der Stich beendet.
+off-suit-play-pickup = Wer nicht bedienen kann, spielt keine Karte, sondern nimmt alle Karten, die bisher zum Stich gespielt wurden, auf die Hand. Damit endet der Stich sofort.
 off-suit-play-discard = Wer nicht bedienen kann, wirft eine beliebige Karte ab. Ein Abwurf kann den Stich nie gewinnen, und das Spiel geht weiter.
-off-suit-play-tochoo = Wer nicht bedienen kann, spielt eine beliebige andere Karte: einen Tochoo, auch Thulla genannt. Der Tochoo beendet den Stich sofort; wer danach an der Reihe wäre, spielt zu diesem Stich keine Karte mehr.
-off-suit-play-tochoo-plays-on = Wer nicht bedienen kann, spielt eine beliebige andere Karte: einen Tochoo, auch Thulla genannt. Der Stich geht trotzdem weiter, und alle spielen dazu. Ein Stich mit einem Tochoo wird am Ende aufgenommen, ein Stich ohne Tochoo ist sauber.
+off-suit-play-tochoo = Wer nicht bedienen kann, spielt eine beliebige Karte einer anderen Farbe: einen Tochoo, auch Thulla genannt. Der Tochoo beendet den Stich sofort; wer danach an der Reihe wäre, spielt zu diesem Stich keine Karte mehr.
+off-suit-play-tochoo-plays-on = Wer nicht bedienen kann, spielt eine beliebige Karte einer anderen Farbe: einen Tochoo, auch Thulla genannt. Der Stich geht trotzdem weiter, und alle spielen dazu. Ein Stich mit einem Tochoo wird am Ende aufgenommen, ein Stich ohne Tochoo ist sauber.
 off-suit-tochoo-picked-up-by-highest-of-led = Nach einem Tochoo nimmt, wer die höchste Karte der ausgespielten Farbe gespielt hat, alle Karten des Stichs auf, den Tochoo eingeschlossen.
 off-suit-tochoo-picked-up-by-tochoo-player = Nach einem Tochoo nimmt, wer ihn gespielt hat, alle Karten des Stichs auf, den Tochoo eingeschlossen (bei mehreren Tochoos, wer den ersten gespielt hat).
 off-suit-pickup-takes-trick = Wer aufnimmt, nimmt nur die Karten dieses Stichs.
@@ -175,12 +175,12 @@ rule-trump-beats = Sobald es eine Trumpffarbe gibt, beendet ein Trumpf den Stich
 
 ## Karten, die gegen die Regeln gespielt werden.
 
-illegal-play-reject = Wer bedienen kann, muss bedienen: Eine andere Karte weist der Schiedsrichter zurück, und es ändert sich nichts. Spiel dann eine Karte der ausgespielten Farbe.
+illegal-play-reject = Wer bedienen kann, muss bedienen: Eine Karte einer anderen Farbe weist der Schiedsrichter zurück, und es ändert sich nichts. Spiel dann eine Karte der ausgespielten Farbe.
 illegal-play-pickup-penalty = Wer nicht bedient, obwohl er könnte, nimmt seine Karte zurück und muss den Stich aufnehmen; damit ist der Stich beendet.
 illegal-play-challenge = Man darf eine Karte einer anderen Farbe spielen, obwohl man bedienen könnte (ein falscher Tochoo). Sie zählt wie jede andere Karte einer fremden Farbe, aber direkt nach dem Stich darf jeder andere Spieler, der noch in der Runde ist, sie beanstanden. Eine unberechtigte Beanstandung kostet nichts.
 false-tochoo-penalty-bhabhi = Ist die Beanstandung berechtigt, endet die Runde sofort, und wer die falsche Karte gespielt hat, ist die Bhabhi.
 false-tochoo-penalty-pickup-and-lead = Ist die Beanstandung berechtigt, nimmt, wer die falsche Karte gespielt hat, die Karten dieses Stichs auf – aus dem Blatt dessen, der sie aufgenommen hat, oder vom Ablagestapel – und spielt zum nächsten Stich aus.
-out-of-turn-refuse = Eine Karte, die außer der Reihe kommt, weist der Schiedsrichter zurück, und es ändert sich nichts.
+out-of-turn-refuse = Eine Karte, die außer der Reihe gespielt wird, weist der Schiedsrichter zurück, und es ändert sich nichts.
 out-of-turn-pickup-penalty = Wer außer der Reihe spielt oder noch zu einem Stich spielt, den ein Tochoo schon beendet hat, behält seine Karte, nimmt diesen Stich auf und spielt zum nächsten aus.
 
 ## Wer als Nächstes ausspielt.
@@ -247,9 +247,9 @@ rule-bhabhi-loses = Sind alle bis auf einen ausgeschieden, ist der Letzte, der n
 end-all-out-together-no-bhabhi = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, gibt es keine Bhabhi: Die Runde hat keinen Verlierer.
 end-all-out-together-last-to-play = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer von ihnen als Letzter eine Karte gespielt hat.
 end-all-out-together-trick-winner = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer die höchste Karte der ausgespielten Farbe gespielt hat.
-end-at-dead-position-no-bhabhi = Eine Runde kann an einen Punkt kommen, an dem niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort ohne Bhabhi.
-end-at-dead-position-most-cards = Eine Runde kann an einen Punkt kommen, an dem niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort: Wer die meisten Karten hält, ist die Bhabhi (halten mehrere gleich viele, ist es niemand).
-end-at-dead-position-play-on = Eine Runde kann an einen Punkt kommen, an dem niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Sie wird trotzdem weitergespielt, bis zur Grenze, die unten steht.
+end-at-dead-position-no-bhabhi = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort ohne Bhabhi.
+end-at-dead-position-most-cards = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort: Wer die meisten Karten hält, ist die Bhabhi (halten mehrere gleich viele, ist es niemand).
+end-at-dead-position-play-on = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Sie wird trotzdem weitergespielt, bis zur Grenze, die unten steht.
 end-max-tricks = Eine Runde dauert höchstens { $count ->
     [one] einen Stich.
    *[other] { $count } Stiche.
@@ -286,7 +286,7 @@ timeout-bot-after = { $count ->
     [one] Ist die Zeit eines Spielers einmal abgelaufen
    *[other] Ist die Zeit eines Spielers { $count }-mal hintereinander abgelaufen
   }, spielt der Schiedsrichter sofort und ohne zu warten für ihn, bis er wieder selbst spielt.
-timeout-bot-after-none = Ganz gleich, wie oft die Zeit eines Spielers abläuft, der Schiedsrichter wartet jedes Mal die Uhr ab.
+timeout-bot-after-none = Der Schiedsrichter wartet jedes Mal die volle Bedenkzeit ab, ganz gleich, wie oft die Zeit eines Spielers schon abgelaufen ist.
 hand-sizes-public = Jeder sieht, wie viele Karten jeder Spieler hält.
 hand-sizes-hidden = Du siehst, wie viele Karten du hältst, aber nicht, wie viele die anderen halten. Karten, die ein Spieler offen aufgenommen hat, bleiben bekannt.
 
@@ -306,7 +306,7 @@ glossary-thulla = Ein anderer Name für den Tochoo, die Karte einer fremden Farb
     .term = Thulla
 glossary-tochoo = Eine Karte einer fremden Farbe, die spielt, wer nicht bedienen kann. Bei Bhabho beendet der Tochoo den Stich sofort, und der Stich wird aufgenommen.
     .term = Tochoo
-glossary-bhabho = Das Spiel mit der Macht: Solange man ausspielen muss, kann man nicht entkommen, und man darf die Karten seines Nachbarn nehmen.
+glossary-bhabho = Das Spiel mit der Macht: Wer die Macht hat, kann nicht entkommen, und vor jedem Stich darf man die Karten seines Nachbarn nehmen.
     .term = Bhabho
 glossary-laad = Ein anderer Name für Bhabho.
     .term = Laad
@@ -325,7 +325,7 @@ glossary-haath = Hindi und Urdu für „Hand“: die Karten, die ein Spieler hä
 example-trick = Beispiel ({ $case }, { $players } Spieler): { $plays }.
 example-play = Platz { $seat } { rank-short }{ $symbol }
 example-clean = Alle haben bedient, und Platz { $seat } hat die höchste Karte gespielt.
-example-off-suit = Platz { $seat } konnte nicht bedienen und hat eine andere Karte gespielt.
+example-off-suit = Platz { $seat } konnte nicht bedienen und hat eine Karte einer anderen Farbe gespielt.
 example-highest = Platz { $seat } hat die höchste Karte gespielt.
 example-tochoo = Platz { $seat } konnte nicht bedienen und hat einen Tochoo gespielt; damit endet der Stich.
 example-cannot-follow = Platz { $seat } kann nicht bedienen.
