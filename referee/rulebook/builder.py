@@ -96,8 +96,8 @@ def with_examples(
     (SECTION_SHOWS), of a case that checks one of the sentence's clauses, shown is the
     trick whose outcome says least besides, then the most focused case (fewest clauses,
     then fewest steps, then by name) and its last trick (where a case usually ends up at
-    the point it checks); each case once.  "The first trick" shows a first trick only; a
-    section with no such trick has no example."""
+    the point it checks); each case once.  "The first trick" shows a first trick only, and
+    no other section shows one; a section with no such trick has no example."""
     used: set[str] = set()
     shown = []
     for section in sections:
@@ -147,7 +147,8 @@ def _shows(example: Example, ruleset: Ruleset) -> frozenset[str]:
 def _tricks_of(case: Case, first: bool) -> tuple[Example, ...]:
     if first:
         return case.tricks[:1] if case.tricks[0].trick == 0 else ()
-    return case.tricks
+    # The first trick has rules of its own (B1, X3): it shows only "The first trick".
+    return tuple(t for t in case.tricks if t.trick > 0)
 
 
 def changed_options(ruleset: Ruleset, base: Ruleset) -> list[str]:
