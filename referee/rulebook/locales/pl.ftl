@@ -184,7 +184,7 @@ deck-identical-cards-last-played = Jeśli w jednej lewie padną dwie takie same 
 ## Rozdawanie. $seat: a seat number (numbered clockwise from 0).
 
 deal-first-dealer = Gracze ustalają, kto rozdaje pierwszy; przy stole sędziego jest to gracz na miejscu nr { $seat }, a miejsca są numerowane od 0 zgodnie z ruchem wskazówek zegara.
-deal-order-with-play = Karty rozdaje się po jednej, zaczynając od gracza, który siedzi po rozdającym w kierunku gry.
+deal-order-with-play = Karty rozdaje się po jednej, zaczynając od gracza, który siedzi za rozdającym w kierunku gry.
 deal-order-seat-order = Karty rozdaje się po jednej zgodnie z ruchem wskazówek zegara, zaczynając od gracza po lewej stronie rozdającego, niezależnie od tego, w którą stronę toczy się gra.
 deal-remainder-deal-out = Rozdaje się całą talię, więc niektórzy gracze mogą dostać o jedną kartę więcej niż inni. To normalne.
 # $lowest: the lowest rank as rank-name writes it ("2", "7", or "as" when Aces are low).
@@ -196,11 +196,11 @@ deal-remainder-remove-lowest = Żeby każdy dostał tyle samo kart, przed rozdan
     [dama] damy
    *[other] karty o wartości { $lowest }
   } (trefl, potem karo, kier i pik), a jeśli trzeba, następne w górę. Wyjęte karty nie biorą udziału w grze i leżą odkryte, żeby wszyscy je widzieli.
-deal-dealer-moves-clockwise = Po każdym rozdaniu rozdawanie przechodzi w lewo, zgodnie z ruchem wskazówek zegara.
-deal-dealer-moves-counterclockwise = Po każdym rozdaniu rozdawanie przechodzi w prawo, przeciwnie do ruchu wskazówek zegara.
-deal-dealer-moves-with-play = Po każdym rozdaniu rozdawanie przechodzi na następnego gracza w kierunku gry.
-deal-dealer-moves-bhabhi-deals = W kolejnym rozdaniu karty rozdaje Bhabhi poprzedniego. Jeśli rozdanie skończyło się bez Bhabhi, rozdawanie przechodzi na następnego gracza w kierunku gry.
-deal-dealer-moves-last-picker-deals = W kolejnym rozdaniu karty rozdaje ten, kto w poprzednim jako ostatni coś podnosił. Jeśli nikt niczego nie podnosił, rozdawanie przechodzi na następnego gracza w kierunku gry.
+deal-dealer-moves-clockwise = Po każdym rozdaniu rozdającym zostaje gracz po lewej, zgodnie z ruchem wskazówek zegara.
+deal-dealer-moves-counterclockwise = Po każdym rozdaniu rozdającym zostaje gracz po prawej, przeciwnie do ruchu wskazówek zegara.
+deal-dealer-moves-with-play = Po każdym rozdaniu rozdającym zostaje następny gracz w kierunku gry.
+deal-dealer-moves-bhabhi-deals = W kolejnym rozdaniu karty rozdaje Bhabhi poprzedniego. Jeśli rozdanie skończyło się bez Bhabhi, rozdającym zostaje następny gracz w kierunku gry.
+deal-dealer-moves-last-picker-deals = W kolejnym rozdaniu karty rozdaje ten, kto w poprzednim jako ostatni coś podnosił. Jeśli nikt niczego nie podnosił, rozdającym zostaje następny gracz w kierunku gry.
 rule-redeal = Przed każdym rozdaniem całą talię tasuje się od nowa i rozdaje wszystkim graczom.
 
 ## Pierwsza lewa. $card: the lead card ("as pik (A♠)"), declined through $card-accusative
@@ -219,9 +219,9 @@ first-trick-next-leader-first-leader = Gracz, który wyszedł do pierwszej lewy,
 
 ## Dokładanie do koloru.
 
-rule-follow-suit = Wychodzący może wyjść dowolną kartą. Pozostali grają po kolei i muszą dokładać do koloru, czyli zagrać kartę w kolorze wyjścia, jeśli taką mają. Którą kartę w tym kolorze zagrają, decydują sami.
-rule-trick-complete = Gdy wszyscy zagrają, lewę wygrywa najwyższa karta w kolorze wyjścia, a karty lewy idą zakryte na stos odrzuconych kart.
-rule-trick-clean = Jeśli wszyscy dołożą do koloru, lewa jest czysta: wygrywa ją najwyższa karta w kolorze wyjścia, a karty idą zakryte na stos odrzuconych kart.
+rule-follow-suit = Wychodzący może wyjść dowolną kartą. Pozostali grają po kolei i muszą dołożyć do koloru, czyli zagrać kartę w kolorze wyjścia, jeśli taką mają. Którą kartę w tym kolorze zagrają, decydują sami.
+rule-trick-complete = Gdy wszyscy zagrają, lewę wygrywa najwyższa karta w kolorze wyjścia, a karty lewy odkłada się zakryte na stos odrzuconych kart.
+rule-trick-clean = Jeśli wszyscy dołożą do koloru, lewa jest czysta: wygrywa ją najwyższa karta w kolorze wyjścia, a jej karty odkłada się zakryte na stos odrzuconych kart.
 off-suit-play-pickup = Gracz, który nie może dołożyć do koloru, nie zagrywa żadnej karty. Zamiast tego podnosi karty zagrane dotąd do lewy i bierze je do ręki. Na tym lewa się kończy.
 off-suit-play-discard = Gracz, który nie może dołożyć do koloru, zrzuca dowolną kartę. Zrzutka nigdy nie wygrywa lewy, a gra toczy się dalej.
 off-suit-play-tochoo = Gracz, który nie może dołożyć do koloru, zagrywa dowolną inną kartę: to tochoo, zwane też thulla. Tochoo od razu kończy lewę; kolejni gracze już do niej nie dokładają.
@@ -258,7 +258,7 @@ next-leader-after-pickup-highest = Po lewie, którą ktoś podniósł, gracz, kt
 next-leader-after-pickup-lowest = Po lewie, którą ktoś podniósł, do następnej wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
 next-leader-after-pickup-tochoo-player = Po lewie, którą ktoś podniósł, do następnej wychodzi gracz, który zagrał tochoo.
 next-leader-if-out-next-in-turn = Jeśli gracz, który powinien wyjść, nie ma już kart, ucieka i jest bezpieczny, a wychodzi następny po nim gracz, który ma jeszcze karty.
-next-leader-if-out-draws-from-waste = Z mocą nie można uciec. Jeśli twoja ostatnia karta wygra czystą lewę, i tak musisz wyjść do następnej: zanim lewa trafi na stos odrzuconych kart, dobierasz kartę z tego zakrytego stosu i wychodzisz nią. Jeśli ktoś zagra wyższą kartę w tym kolorze, uciekasz i jesteś bezpieczny; jeśli nie, znów wychodzisz: kartą spośród tych, które podniosłeś po tochoo, a jeśli ich nie masz, znów dobierając.
+next-leader-if-out-draws-from-waste = Z mocą nie można uciec. Jeśli twoja ostatnia karta wygra czystą lewę, i tak musisz wyjść do następnej: zanim lewa trafi na stos odrzuconych kart, dobierasz kartę z tego zakrytego stosu i wychodzisz nią. Jeśli ktoś zagra wyższą kartę w tym kolorze, uciekasz i jesteś bezpieczny; jeśli nie, znów wychodzisz: po tochoo kartą spośród tych, które podniosłeś, a po czystej lewie kartą znów dobraną ze stosu.
 next-leader-if-out-draws-from-player = Z mocą nie można uciec. Jeśli twoja ostatnia karta wygra czystą lewę, wyciągasz na ślepo jedną kartę z ręki innego gracza i wychodzisz nią. Jeśli była to jego ostatnia karta, to on ucieka.
 next-leader-if-out-next-highest = Jeśli gracz, który powinien wyjść, nie ma już kart, wychodzi ten, kto zagrał następną co do wysokości kartę w kolorze wyjścia, o ile ma jeszcze karty, i tak dalej w dół lewy. Jeśli nikt z nich nie ma kart albo lewę ktoś podniósł, wychodzi następny w kolejności gracz, który ma jeszcze karty.
 next-leader-draw-pile-waste = Dobierasz ze stosu odrzuconych kart, zanim trafią na niego karty właśnie rozegranej lewy.
@@ -301,7 +301,7 @@ take-hand-per-trick-pass-in-turn = Przed każdą lewą branie kart obchodzi stó
 take-hand-lead-passes-to-taker = Jeśli zabrano karty graczowi, który miał wyjść, wychodzi ten, kto je wziął.
 take-hand-lead-passes-to-next-in-turn = Jeśli zabrano karty graczowi, który miał wyjść, wychodzi następny w kolejności gracz, który ma jeszcze karty.
 take-hand-consent-true = Branie kart to prośba: gracz, którego karty ktoś chce wziąć, musi się zgodzić albo odmówić, zanim ktokolwiek zagra dalej. Po odmowie nic się nie zmienia, a ten sam gracz nie może go już prosić przed tą lewą.
-take-hand-consent-false = Nikt nie musi się zgadzać na to, żeby zabrano mu karty.
+take-hand-consent-false = Nie trzeba pytać o zgodę gracza, któremu zabiera się karty.
 take-hand-before-first-trick-true = Karty innych graczy wolno brać także przed pierwszą lewą.
 take-hand-before-first-trick-false = Przed pierwszą lewą nie wolno brać niczyich kart.
 take-hand-with-two-left-true = Cudze karty wolno wziąć nawet wtedy, gdy zostało tylko dwóch graczy, choć biorący zostaje wtedy Bhabhi.
@@ -313,17 +313,17 @@ rule-bhabhi-loses = Gdy uciekną wszyscy gracze oprócz jednego, ten, kto wcią�
 end-all-out-together-no-bhabhi = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, nikt nie jest Bhabhi: rozdanie nie ma przegranego.
 end-all-out-together-last-to-play = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje ten z nich, kto jako ostatni zagrał kartę.
 end-all-out-together-trick-winner = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje gracz, który zagrał najwyższą kartę w kolorze wyjścia.
-end-at-dead-position-no-bhabhi = Rozdanie może dojść do takiego stanu, że nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie kończy się wtedy bez Bhabhi.
-end-at-dead-position-most-cards = Rozdanie może dojść do takiego stanu, że nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie się wtedy kończy: Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
-end-at-dead-position-play-on = Rozdanie może dojść do takiego stanu, że nikt już nie zdoła uciec, cokolwiek kto zagra. Mimo to gra się dalej, aż do limitu podanego niżej.
+end-at-dead-position-no-bhabhi = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie kończy się wtedy bez Bhabhi.
+end-at-dead-position-most-cards = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie się wtedy kończy: Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
+end-at-dead-position-play-on = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Mimo to gra się dalej, aż do limitu podanego niżej.
 end-max-tricks = Rozdanie trwa najwyżej { $count ->
     [one] jedną lewę.
     [few] { $count } lewy.
     [many] { $count } lew.
    *[other] { $count } lewy.
   }
-end-at-max-tricks-no-bhabhi = Rozdanie, które dojdzie do tego limitu, jest nieważne: nikt nie jest Bhabhi.
-end-at-max-tricks-most-cards = Gdy rozdanie dojdzie do tego limitu, Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
+end-at-max-tricks-no-bhabhi = Rozdanie, które osiągnie ten limit, jest nieważne: nikt nie jest Bhabhi.
+end-at-max-tricks-most-cards = Gdy rozdanie osiągnie ten limit, Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
 
 ## Partia, liczenie i żetony. $count: a number of hands, of times, of chips.
 
@@ -379,17 +379,17 @@ glossary-getaway = Nazwa gry w Pakistanie i wśród wielu graczy za granicą, od
     .term = Getaway
 glossary-thulla = Inna nazwa tochoo, karty nie do koloru, która kończy lewę; w niektórych regionach nazwa całej gry.
     .term = Thulla
-glossary-tochoo = Karta nie do koloru, zagrana przez gracza, który nie może dołożyć do koloru. W Bhabho od razu kończy lewę, a lewę się podnosi.
+glossary-tochoo = Karta nie do koloru, zagrana przez gracza, który nie może dołożyć do koloru. W Bhabho od razu kończy lewę, którą trzeba wtedy podnieść.
     .term = Tochoo
-glossary-bhabho = Odmiana z mocą: z mocą nie można uciec, a wolno wziąć karty sąsiada.
+glossary-bhabho = Odmiana gry z mocą: dopóki masz wyjście, nie możesz uciec, a wolno ci wziąć karty sąsiada.
     .term = Bhabho
 glossary-laad = Inna nazwa Bhabho.
     .term = Laad
-glossary-kazhutha = W malajalam „osioł”: gra w wersji z Kerali, w której przegrany zostaje osłem. Zwana też Donkey, czyli po angielsku osioł.
+glossary-kazhutha = W języku malajalam „osioł”: gra w wersji z Kerali, w której przegrany zostaje osłem. Zwana też Donkey, czyli po angielsku osioł.
     .term = Kazhutha
-glossary-vettu = W malajalam „cięcie”: keralskie słowo na tochoo.
+glossary-vettu = W języku malajalam „cięcie”: keralskie słowo na tochoo.
     .term = Vettu
-glossary-haath = W hindi i urdu „ręka”: karty, które gracz trzyma w ręce, jak wtedy, gdy zabiera się komuś całą rękę.
+glossary-haath = W hindi i urdu „ręka”: karty, które gracz trzyma w ręce; stąd „zabrać komuś rękę”, czyli wszystkie jego karty.
     .term = Haath
 
 ## Przykłady: jedna lewa z rozgrywki przypadków zgodności, pod regułą, którą pokazuje.
@@ -475,7 +475,7 @@ clause-V4 = Gracz, który nie może dołożyć do koloru, bierze nie tylko bież
     .title = Podnoszenie całego stosu
 clause-V5 = Zwycięzca każdej lewy wychodzi do następnej; jeśli zwycięzca uciekł, wychodzi następny w kolejności gracz. Dokument „How to Play” wymienia to jako osobną odmianę, choć zasada ta mówi to samo co P3.
     .title = Wychodzi najwyższa karta
-clause-B1 = Gracz, który ma asa pik, wychodzi nim, a potem każdy z pozostałych graczy zagrywa jedną kartę: kartę w kolorze pik, jeśli taką ma, a jeśli nie, dowolną. Nic nie kończy tej lewy przed czasem, a wszystkie jej karty idą zakryte na stos odrzuconych kart. Dokument dodaje, że w tej lewie gracze nie muszą czekać na swoją kolej.
+clause-B1 = Gracz, który ma asa pik, wychodzi nim, a potem każdy z pozostałych graczy zagrywa jedną kartę: kartę w kolorze pik, jeśli taką ma, a jeśli nie, dowolną. Nic nie kończy tej lewy przed czasem, a wszystkie jej karty trafiają zakryte na stos odrzuconych kart. Dokument dodaje, że w tej lewie gracze nie muszą czekać na swoją kolej.
     .title = Pierwsza lewa
 clause-B2 = Do drugiej lewy wychodzi gracz, który miał asa pik.
     .title = Druga lewa
@@ -483,7 +483,7 @@ clause-B3 = Od drugiej lewy wychodzi ten, kto w poprzedniej lewie zagrał najwy�
     .title = Moc
 clause-B4 = Gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę. Ta karta nie do koloru, czyli tochoo albo thulla, od razu kończy lewę: kolejni gracze nic już do niej nie zagrywają.
     .title = Tochoo (thulla)
-clause-B5 = Gdy wszyscy dołożyli do koloru, karty lewy idą zakryte na stos odrzuconych kart.
+clause-B5 = Gdy wszyscy dołożyli do koloru, karty lewy trafiają zakryte na stos odrzuconych kart.
     .title = Czysta lewa
 clause-B6 = Po tochoo gracz, który zagrał najwyższą kartę w kolorze wyjścia, bierze do ręki wszystkie karty lewy, razem z tochoo. (Według P1 podnosi gracz, który nie mógł dołożyć do koloru.)
     .title = Kto podnosi
