@@ -32,7 +32,11 @@ def render(book: Written) -> str:
         lines += textwrap.wrap(book.words["clauses-intro"], WIDTH)
         lines.append("")
         for clause in book.clauses:
+            # The intro promises each clause's text, as Markdown and HTML give it.
             lines += textwrap.wrap(f"{clause.id}  {clause.title}", WIDTH, subsequent_indent="     ")
-        lines.append("")
+            lines += textwrap.wrap(
+                clause.text, WIDTH, initial_indent="     ", subsequent_indent="     "
+            )
+            lines.append("")
     lines += textwrap.wrap(book.words["footer"], WIDTH, break_long_words=True)
     return "\n".join(lines) + "\n"
