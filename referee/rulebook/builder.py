@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from referee.cards import card_str
 from referee.rulebook import ending, opening, play
 from referee.rulebook.clause_ids import options
 from referee.rulebook.examples import Case, examples_for
-from referee.rulebook.model import Example, Rulebook, Section, Sentence
+from referee.rulebook.model import CardName, Example, Rulebook, Section, Sentence
 from referee.rulebook.sentences import raw_value
 from referee.ruleset.clauses import followed
 from referee.ruleset.model import Ruleset
@@ -137,10 +136,9 @@ def _shows(example: Example, ruleset: Ruleset) -> frozenset[str]:
     for a first trick led with the ruleset's lead card (C6)."""
     shows = {s.message_id.removeprefix("example-") for s in example.outcome}
     lead = ruleset.first_lead.card
-    if example.trick == 0 and lead is not None and example.plays:
-        card = example.plays[0].card
-        if card_str(lead) == card.rank + card.suit:
-            shows.add("opens-with-the-card")
+    opened_with = example.plays[0].card if example.plays else None
+    if example.trick == 0 and lead is not None and opened_with == CardName.of(lead):
+        shows.add("opens-with-the-card")
     return frozenset(shows)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from referee.bundled import CONFORMANCE
-from referee.cards import RANKS, SUITS, CardSyntaxError, parse_card, rank_of, suit_of
+from referee.cards import CardSyntaxError, parse_card
 from referee.rulebook.model import CardName, Example, Play, Sentence
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.ruleset.model import Ruleset
@@ -129,7 +129,7 @@ def _card(action: object) -> CardName | None:
         card = parse_card(str(action))
     except (CardSyntaxError, IndexError):
         return None
-    return CardName(RANKS[rank_of(card)], SUITS[suit_of(card)])
+    return CardName.of(card)
 
 
 def _outcome(plays: tuple[Play, ...], events: list[Mapping[str, Any]]) -> Iterator[Sentence]:
@@ -141,10 +141,9 @@ def _outcome(plays: tuple[Play, ...], events: list[Mapping[str, Any]]) -> Iterat
         off_suit = [p.seat for p in plays if p.card.suit != led]
         if not off_suit:
             yield Sentence("example-clean", {"seat": int(ended["high_seat"])})
-        # A complete trick with off-suit cards: a discard, or the first trick's waiver.
-        for seat in off_suit:
-            yield Sentence("example-off-suit", {"seat": seat})
-        if off_suit:
+        else:  # a complete trick with off-suit cards: a discard, or the first trick's waiver
+            for seat in off_suit:
+                yield Sentence("example-off-suit", {"seat": seat})
             yield Sentence("example-highest", {"seat": int(ended["high_seat"])})
     elif how == "tochoo":
         yield Sentence("example-tochoo", {"seat": plays[-1].seat})

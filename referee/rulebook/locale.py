@@ -79,14 +79,16 @@ class Localizer:
             raise RulebookTextError(f"{self.language}.ftl: {message_id}: {faults}")
         return str(text)
 
-    def attribute(self, message_id: str, name: str) -> str:
-        """A message's attribute (a glossary entry's ``.term``), with the same checks."""
+    def attribute(self, message_id: str, name: str, args: Mapping[str, Arg] | None = None) -> str:
+        """A message's attribute (a glossary entry's ``.term``, a card's ``.genitive``),
+        with the same checks."""
         if not self._bundle.has_message(message_id):
             raise RulebookTextError(f"{self.language}.ftl has no message {message_id!r}")
         pattern = self._bundle.get_message(message_id).attributes.get(name)
         if pattern is None:
             raise RulebookTextError(f"{self.language}.ftl: {message_id} has no .{name}")
-        text, errors = self._bundle.format_pattern(pattern, {})
+        values = {key: self._value(value) for key, value in (args or {}).items()}
+        text, errors = self._bundle.format_pattern(pattern, values)
         if errors:
             raise RulebookTextError(f"{self.language}.ftl: {message_id}.{name}: {errors[0]}")
         return str(text)
@@ -119,15 +121,11 @@ class Localizer:
         return trick, " ".join(self.sentence(s) for s in example.outcome)
 
     def _card_forms(self, name: str, card: CardName) -> dict[str, str | int]:
-        """The card's other grammatical forms, one per attribute of ``card-name``."""
-        message = self._bundle.get_message("card-name") if self.has("card-name") else None
-        forms: dict[str, str | int] = {}
-        for attribute, pattern in (message.attributes if message else {}).items():
-            text, errors = self._bundle.format_pattern(pattern, _card_args(card.rank, card.suit))
-            if errors:
-                raise RulebookTextError(f"{self.language}.ftl: card-name.{attribute}: {errors[0]}")
-            forms[f"{name}-{attribute}"] = str(text)
-        return forms
+        """The card's other grammatical forms, one per attribute of ``card-name`` (whose
+        value :meth:`_value` has already written, so the message exists)."""
+        args = _card_args(card.rank, card.suit)
+        attributes = self._bundle.get_message("card-name").attributes
+        return {f"{name}-{a}": self.attribute("card-name", a, args) for a in attributes}
 
     def _value(self, value: Arg) -> str | int:
         if isinstance(value, bool):

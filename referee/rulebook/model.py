@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee.cards import RANKS, SUITS, Card, rank_of, suit_of
 from referee.ruleset.model import Localized
 
 
@@ -22,6 +23,11 @@ class CardName:
     """The rank as the compact notation writes it: ``2`` … ``10``, ``J``, ``Q``, ``K``, ``A``."""
     suit: str
     """``C``, ``D``, ``H`` or ``S``."""
+
+    @classmethod
+    def of(cls, card: Card) -> CardName:
+        """The card's name, whichever pack it is of (a name says rank and suit only)."""
+        return cls(RANKS[rank_of(card)], SUITS[suit_of(card)])
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,7 +80,7 @@ def deal(ruleset: Ruleset) -> list[Sentence]:
 def first_trick(ruleset: Ruleset) -> list[Sentence]:
     """Who leads the first card, what the first trick allows, who leads the second."""
     lead = ruleset.first_lead.card
-    card = CardName(card_str(lead)[:-1], card_str(lead)[-1])
+    card = CardName.of(lead)
     lead_clauses = _lead_card_clauses(ruleset)
     leads = said(ruleset, "first_lead.leads", also=("first_lead.card",), card=card)
     sentences = [
