@@ -8,6 +8,7 @@ without a sentence fails it, and a new ``locales/LANG.ftl`` is covered by adding
 from __future__ import annotations
 
 import copy
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -179,8 +180,12 @@ def test_every_card_is_written_in_every_form_a_sentence_asks_for(language: str) 
     faults = []
     for rank in RANKS:
         for suit in "CDHS":
-            args: dict[str, Arg] = {"card": CardName(rank, suit), "suit": SuitName(suit)}
-            for message_id in CARD_MESSAGES:
+            for message_id, dealt in itertools.product(CARD_MESSAGES, ("yes", "no")):
+                args: dict[str, Arg] = {
+                    "card": CardName(rank, suit),
+                    "suit": SuitName(suit),
+                    "dealt": dealt,
+                }
                 try:
                     text = words.message(message_id, args)
                 except ValueError as exc:
@@ -339,3 +344,53 @@ def test_values_of_clause_ids_come_from_the_schema() -> None:
     assert clauses_of("take_hand.when", "never") == ()
     value: Value = True
     assert clauses_of("take_hand.consent", value) == ("H20",)
+
+
+def _english(ruleset: Ruleset, message_id: str) -> str:
+    words = Localizer("en")
+    found = [words.sentence(s) for s in build(ruleset).sentences() if s.message_id == message_id]
+    assert len(found) == 1, (message_id, found)
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("base", "settings", "message_id", "says", "never_says"),
+    [
+        # "the power" is Bhabho's word (B3): a pick-up trick winner just wins and leads (C8).
+        ("bhabho", {}, "next-leader-after-complete-trick-highest", "has the power", "wins it"),
+        ("pickup", {}, "next-leader-after-complete-trick-highest", "wins it", "power"),
+        # A clean trick leaves the hand for good unless a waste pile matters (B5, V4).
+        ("pickup", {}, "rule-trick-clean", "out of play", "waste pile"),
+        ("bhabho", {}, "rule-trick-clean", "waste pile", "out of play"),
+        (
+            "pickup",
+            {"off_suit.pickup_takes": "trick_and_waste"},
+            "rule-trick-clean",
+            "waste pile",
+            "out of play",
+        ),
+        ("discard", {}, "rule-trick-complete", "out of play", "waste pile"),
+        # The clock picks up only where a void player picks up (P1), and says it never
+        # takes a hand only where hands can be taken (B9).
+        ("bhabho", {}, "timeout-move-lowest-card", "never takes a hand", "picks up"),
+        ("pickup", {}, "timeout-move-lowest-card", "picks up", "takes a hand"),
+        # C6's fallback is stated as what would happen: a full deal always holds the card...
+        ("bhabho", {}, "first-lead-if-absent-highest-of-suit", "Every deal includes", "If the"),
+        # ... unless H1 can take it out (2S, the lowest card, with 8 players: 52 mod 8 = 4).
+        (
+            "pickup",
+            {"deal.remainder": "remove_lowest", "first_lead.card": "2S"},
+            "first-lead-if-absent-highest-of-suit",
+            "is not in play",
+            "Every deal",
+        ),
+        # B1: nobody need wait for their turn on the first trick; the referee takes turns.
+        ("bhabho", {}, "first-trick-off-suit-discard", "without waiting for their turn", "{"),
+    ],
+)
+def test_a_sentence_reads_as_the_rest_of_the_rules_make_it(
+    base: str, settings: dict[str, Any], message_id: str, says: str, never_says: str
+) -> None:
+    text = _english(ruleset_with(settings, base), message_id)
+    assert says in text
+    assert never_says not in text

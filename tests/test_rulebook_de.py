@@ -17,7 +17,7 @@ from referee.rulebook import build, render
 from referee.rulebook.clause_ids import options
 from referee.rulebook.loading import with_base
 from referee.rulebook.locale import Localizer
-from referee.rulebook.model import CardName, RankList, Sentence, SuitName
+from referee.rulebook.model import Arg, CardName, RankList, Sentence, SuitName
 
 GERMAN = Localizer("de")
 
@@ -48,11 +48,14 @@ def test_a_lead_card_is_written_with_its_article_in_the_accusative(
     card = CardName(rank, suit)
     leads = GERMAN.sentence(Sentence("first-lead-leads-the-card", {"card": card}))
     assert leads == f"Wer {written} hat, eröffnet damit den ersten Stich."
-    absent = GERMAN.sentence(
-        Sentence("first-lead-if-absent-highest-of-suit", {"card": card, "suit": SuitName(suit)})
-    )
     nominative = written.replace("den ", "der ").replace("Buben", "Bube")
-    assert absent.startswith(f"Ist {nominative} nicht im Spiel, ")
+    for dealt, starts in (
+        ("no", f"Ist {nominative} nicht im Spiel, "),
+        ("yes", f"Beim Geben wird {nominative} immer mit ausgeteilt. "),
+    ):
+        args: dict[str, Arg] = {"card": card, "suit": SuitName(suit), "dealt": dealt}
+        absent = GERMAN.sentence(Sentence("first-lead-if-absent-highest-of-suit", args))
+        assert absent.startswith(starts)
 
 
 def test_suits_are_the_german_suit_names() -> None:

@@ -90,8 +90,14 @@ def test_the_first_lead_card_is_declined_in_polish(
     card = CardName(rank, suit)
     leads = POLISH.message("first-lead-leads-the-card", {"card": card})
     assert leads == f"Gracz, który ma {accusative}, wychodzi tą kartą do pierwszej lewy."
-    absent = POLISH.message("first-lead-if-absent-player-after-dealer", {"card": card})
+    absent = POLISH.message(
+        "first-lead-if-absent-player-after-dealer", {"card": card, "dealt": "no"}
+    )
     assert absent.startswith(f"Jeśli nikt nie ma {genitive}, bo ta karta nie bierze udziału")
+    dealt = POLISH.message(
+        "first-lead-if-absent-player-after-dealer", {"card": card, "dealt": "yes"}
+    )
+    assert dealt.startswith(f"W każdym rozdaniu ktoś dostaje {accusative}. Gdyby tej karty")
 
 
 @pytest.mark.parametrize(

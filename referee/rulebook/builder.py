@@ -118,7 +118,7 @@ def with_examples(
             for case in cases
             if case.name not in used and set(sentence.clauses) & set(case.clauses)
             for example in _tricks_of(case, section.key == "first-trick")
-            if wanted & _shows(example, ruleset)
+            if wanted & _shows(example, ruleset) and _fits(sentence, example)
         ]
         if not candidates:
             shown.append(section)
@@ -129,6 +129,28 @@ def with_examples(
         sentences[index] = replace(sentences[index], example=example)
         shown.append(replace(section, sentences=tuple(sentences)))
     return shown
+
+
+ABOUT_CLEAN_TRICKS = frozenset({"next_leader.after_complete_trick"})
+ABOUT_PICKUPS = frozenset(
+    {"next_leader.after_pickup", "off_suit.tochoo_picked_up_by", "off_suit.pickup_takes"}
+)
+"""Options whose sentences speak of one kind of trick only: a trick that was picked up is
+no example of who leads after a clean trick (C8), nor a clean one of who picks up (P1, B6)."""
+
+
+def _fits(sentence: Sentence, example: Example) -> bool:
+    """The example's trick is of the kind the sentence speaks of, when it speaks of one."""
+    shows = {s.message_id for s in example.outcome}
+    picked_up = "example-picks-up" in shows
+    if set(sentence.options) & ABOUT_CLEAN_TRICKS or sentence.message_id in (
+        "rule-trick-clean",
+        "rule-trick-complete",
+    ):
+        return not picked_up
+    if set(sentence.options) & ABOUT_PICKUPS:
+        return picked_up
+    return True
 
 
 def _shows(example: Example, ruleset: Ruleset) -> frozenset[str]:

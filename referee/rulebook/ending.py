@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from referee.rulebook.model import Sentence
-from referee.rulebook.sentences import counted, rule, said
-from referee.ruleset.model import Ruleset
+from referee.rulebook.sentences import counted, rule, said, yes_no
+from referee.ruleset.model import OffSuitPlay, Ruleset, TakeHandWhen
 
 
 def end_of_hand(ruleset: Ruleset) -> list[Sentence]:
@@ -33,8 +33,12 @@ def session(ruleset: Ruleset) -> list[Sentence]:
 
 def table(ruleset: Ruleset) -> list[Sentence]:
     """What the referee does at a table with a clock, and what the players see (H27, H29)."""
+    # The clock picks up only where a player who cannot follow picks up (P1), and says it
+    # never takes a hand only where hands can be taken (B9).
+    pickup = yes_no(ruleset.off_suit.play is OffSuitPlay.PICKUP)
+    takes = yes_no(ruleset.take_hand.when is not TakeHandWhen.NEVER)
     return [
-        said(ruleset, "timeout_move"),
+        said(ruleset, "timeout_move", pickup=pickup, takes=takes),
         counted(ruleset, "timeout_bot_after"),
         said(ruleset, "hand_sizes"),
     ]

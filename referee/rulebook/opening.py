@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from referee.cards import RANKS, card_str
+from referee.cards import RANKS, SUITS, card_str, rank_of, suit_of
 from referee.rulebook.clause_ids import clauses_of
 from referee.rulebook.model import CardName, RankList, Sentence, SuitName
-from referee.rulebook.sentences import counted, rule, said
+from referee.rulebook.sentences import counted, rule, said, yes_no
 from referee.ruleset.clauses import ALWAYS
-from referee.ruleset.model import AceRank, FirstTrickOffSuit, OffSuitPlay, Ruleset
+from referee.ruleset.model import (
+    AceRank,
+    DealRemainder,
+    FirstTrickOffSuit,
+    OffSuitPlay,
+    Ruleset,
+)
 
 
 def game(ruleset: Ruleset) -> list[Sentence]:
@@ -41,9 +47,7 @@ def game(ruleset: Ruleset) -> list[Sentence]:
 def cards(ruleset: Ruleset) -> list[Sentence]:
     """The pack, the ranks in each suit and their order."""
     deck = ruleset.deck
-    ranks = [r for r in RANKS if r in deck.ranks]
-    if deck.ace is AceRank.LOW and "A" in ranks:
-        ranks = ["A", *[r for r in ranks if r != "A"]]
+    ranks = _ranks_low_to_high(ruleset)
     high_to_low = RankList(tuple(reversed(ranks)))
     sentences = [
         counted(ruleset, "deck.packs"),
@@ -90,7 +94,13 @@ def first_trick(ruleset: Ruleset) -> list[Sentence]:
             tuple(dict.fromkeys((*lead_clauses, *leads.clauses))),
             leads.options,
         ),
-        said(ruleset, "first_lead.if_absent", card=card, suit=SuitName(card.suit)),
+        said(
+            ruleset,
+            "first_lead.if_absent",
+            card=card,
+            suit=SuitName(card.suit),
+            dealt=yes_no(not _lead_card_can_be_out(ruleset)),
+        ),
         said(ruleset, "first_trick.off_suit"),
     ]
     someone_plays_off_suit = (
@@ -119,11 +129,34 @@ def _lead_card_clauses(ruleset: Ruleset) -> tuple[str, ...]:
     return ("H7",)
 
 
-def _lowest_rank(ruleset: Ruleset) -> str:
+def _lead_card_can_be_out(ruleset: Ruleset) -> bool:
+    """Whether a deal can leave the lead card out of play (C6): only H1's ``remove_lowest``
+    does, when for some player count the cards it takes out reach every copy of it.
+
+    The order is the engine's (``referee.engine.components.removed_cards``): weakest rank
+    first, clubs, diamonds, hearts, spades within a rank, the first pack first."""
     deck = ruleset.deck
-    if deck.ace is AceRank.LOW and "A" in deck.ranks:
-        return "A"
-    return next(r for r in RANKS if r in deck.ranks)
+    if ruleset.deal.remainder is not DealRemainder.REMOVE_LOWEST:
+        return False
+    ranks = _ranks_low_to_high(ruleset)
+    lead = ruleset.first_lead.card
+    per_rank = len(SUITS) * deck.packs
+    last_copy = ranks.index(RANKS[rank_of(lead)]) * per_rank + (suit_of(lead) + 1) * deck.packs
+    size = len(ranks) * per_rank
+    counts = range(ruleset.players.min, ruleset.players.max + 1)
+    return any(size % n >= last_copy for n in counts if ruleset.players.allows(n))
+
+
+def _ranks_low_to_high(ruleset: Ruleset) -> list[str]:
+    deck = ruleset.deck
+    ranks = [r for r in RANKS if r in deck.ranks]
+    if deck.ace is AceRank.LOW and "A" in ranks:
+        ranks = ["A", *[r for r in ranks if r != "A"]]
+    return ranks
+
+
+def _lowest_rank(ruleset: Ruleset) -> str:
+    return _ranks_low_to_high(ruleset)[0]
 
 
 def _always(*clauses: str) -> tuple[str, ...]:

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from referee.rulebook.model import Sentence, SuitName
-from referee.rulebook.sentences import pickups_happen, rule, said, tochoo_game
+from referee.rulebook.sentences import (
+    has_the_power,
+    pickups_happen,
+    rule,
+    said,
+    tochoo_game,
+    waste_pile_kept,
+    yes_no,
+)
 from referee.ruleset.model import (
     IfLeaderOut,
     IllegalPlay,
@@ -18,11 +26,13 @@ from referee.ruleset.model import (
 def following(ruleset: Ruleset) -> list[Sentence]:
     """Following suit, what a player who cannot does, trumps, and a card that breaks C7."""
     play = ruleset.off_suit.play
+    waste = yes_no(waste_pile_kept(ruleset))
     sentences = [rule("follow-suit", ("C7",))]
     if play is OffSuitPlay.DISCARD:
-        sentences.append(rule("trick-complete", ("C8", "D2")))
+        sentences.append(rule("trick-complete", ("C8", "D2"), waste=waste))
     else:
-        sentences.append(rule("trick-clean", ("C8", "B5") if tochoo_game(ruleset) else ("C8",)))
+        clauses = ("C8", "B5") if tochoo_game(ruleset) else ("C8",)
+        sentences.append(rule("trick-clean", clauses, waste=waste))
     sentences.append(said(ruleset, "off_suit.play"))
     if tochoo_game(ruleset):
         sentences.append(said(ruleset, "off_suit.tochoo_picked_up_by"))
@@ -45,9 +55,10 @@ def following(ruleset: Ruleset) -> list[Sentence]:
 def leading(ruleset: Ruleset) -> list[Sentence]:
     """Who leads after a clean trick, after a pickup, and when the leader has no cards."""
     leader = ruleset.next_leader
-    sentences = [said(ruleset, "next_leader.after_complete_trick")]
+    power = yes_no(has_the_power(ruleset))
+    sentences = [said(ruleset, "next_leader.after_complete_trick", power=power)]
     if pickups_happen(ruleset):
-        sentences.append(said(ruleset, "next_leader.after_pickup"))
+        sentences.append(said(ruleset, "next_leader.after_pickup", power=power))
     sentences.append(said(ruleset, "next_leader.if_out"))
     if leader.if_out is IfLeaderOut.DRAWS_FROM_WASTE:
         sentences += [

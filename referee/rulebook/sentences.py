@@ -15,7 +15,17 @@ from enum import StrEnum
 
 from referee.rulebook.clause_ids import Value, clauses_of, option
 from referee.rulebook.model import Arg, Sentence
-from referee.ruleset.model import IllegalPlay, OffSuitPlay, OutOfTurn, Ruleset
+from referee.ruleset.clauses import followed
+from referee.ruleset.model import (
+    FalseTochooPenalty,
+    FirstTrickOffSuit,
+    IfLeaderOut,
+    IllegalPlay,
+    OffSuitPlay,
+    OutOfTurn,
+    PickupTakes,
+    Ruleset,
+)
 
 _ATTRIBUTES = {"from": "from_"}
 """Ruleset keys that are Python words, and the model's attribute for each."""
@@ -81,6 +91,37 @@ def pickups_happen(ruleset: Ruleset) -> bool:
 
 def tochoo_game(ruleset: Ruleset) -> bool:
     return ruleset.off_suit.play in (OffSuitPlay.TOCHOO, OffSuitPlay.TOCHOO_PLAYS_ON)
+
+
+def yes_no(flag: bool) -> str:
+    """A flag as a message's selector sees it (``{ $power -> [yes] … *[no] … }``): Fluent
+    selects on strings and numbers, and a rulebook message is never given a bare bool."""
+    return "yes" if flag else "no"
+
+
+def has_the_power(ruleset: Ruleset) -> bool:
+    """The game is played with "the power" (B3, B7, B8, H14): the word, and the rule that
+    you cannot get away with it, belong to Bhabho; a pick-up book's trick winner just leads."""
+    follows = followed(ruleset.source)
+    return any(follows.get(c, False) for c in ("B3", "B7", "B8")) or (
+        ruleset.next_leader.if_out is IfLeaderOut.DRAWS_FROM_PLAYER
+    )
+
+
+def waste_pile_kept(ruleset: Ruleset) -> bool:
+    """Finished tricks go onto a waste pile that matters (B1, B5, B8, V4, H25's pickup); else,
+    as the pick-up and discard documents say, they leave the hand for good."""
+    waste_taken = ruleset.off_suit.pickup_takes is PickupTakes.TRICK_AND_WASTE
+    return (
+        tochoo_game(ruleset)
+        or ruleset.first_trick.off_suit is FirstTrickOffSuit.DISCARD
+        or ruleset.next_leader.if_out is IfLeaderOut.DRAWS_FROM_WASTE
+        or (waste_taken and pickups_happen(ruleset))
+        or (
+            ruleset.illegal_play is IllegalPlay.CHALLENGE
+            and ruleset.false_tochoo_penalty is FalseTochooPenalty.PICKUP_AND_LEAD
+        )
+    )
 
 
 def raw_value(ruleset: Ruleset, path: str) -> object:

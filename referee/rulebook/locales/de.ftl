@@ -142,10 +142,16 @@ rule-redeal = Vor jeder Runde wird das ganze Deck neu gemischt und an alle Spiel
 
 first-lead-leads-the-card = Wer { $card } hat, eröffnet damit den ersten Stich.
 first-lead-leads-any-card = Wer { $card } hat, eröffnet den ersten Stich und darf dazu eine beliebige Karte ausspielen.
-first-lead-if-absent-highest-of-suit = Ist { $card-nominative } nicht im Spiel, eröffnet stattdessen, wer das höchste { $suit } hat, damit den ersten Stich; hat niemand { $suit }, spielt der Spieler nach dem Geber eine beliebige Karte aus.
-first-lead-if-absent-player-after-dealer = Ist { $card-nominative } nicht im Spiel, spielt der Spieler nach dem Geber eine beliebige Karte aus.
+first-lead-if-absent-highest-of-suit = { $dealt ->
+    [yes] Beim Geben wird { $card-nominative } immer mit ausgeteilt. Fehlte diese Karte einmal, würde stattdessen eröffnen, wer das höchste { $suit } hat; hätte niemand { $suit }, würde der Spieler nach dem Geber eine beliebige Karte ausspielen.
+   *[no] Ist { $card-nominative } nicht im Spiel, eröffnet stattdessen, wer das höchste { $suit } hat, damit den ersten Stich; hat niemand { $suit }, spielt der Spieler nach dem Geber eine beliebige Karte aus.
+  }
+first-lead-if-absent-player-after-dealer = { $dealt ->
+    [yes] Beim Geben wird { $card-nominative } immer mit ausgeteilt. Fehlte diese Karte einmal, würde der Spieler nach dem Geber eine beliebige Karte ausspielen.
+   *[no] Ist { $card-nominative } nicht im Spiel, spielt der Spieler nach dem Geber eine beliebige Karte aus.
+  }
 first-trick-off-suit-as-other-tricks = Der erste Stich wird gespielt wie jeder andere.
-first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte: Wer bedienen kann, muss bedienen, wer nicht, spielt eine beliebige Karte. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel.
+first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte: Wer bedienen kann, muss bedienen, wer nicht, spielt eine beliebige Karte. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel. Bei diesem Stich muss eigentlich niemand warten, bis er an der Reihe ist; am Tisch des Schiedsrichters wird trotzdem der Reihe nach gespielt.
 first-trick-void-plays-any = Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.
 first-trick-void-plays-highest = Wer im ersten Stich nicht bedienen kann, muss eine seiner höchsten Karten spielen, ganz gleich, welcher Farbe.
 first-trick-next-leader-as-other-tricks = Zum zweiten Stich spielt aus, wer nach den Regeln für die übrigen Stiche an der Reihe ist.
@@ -154,8 +160,14 @@ first-trick-next-leader-first-leader = Wer den ersten Stich eröffnet hat, spiel
 ## Farbe bedienen.
 
 rule-follow-suit = Wer einen Stich eröffnet, darf jede beliebige Karte ausspielen. Die anderen legen der Reihe nach je eine Karte dazu und müssen Farbe bedienen, also eine Karte der ausgespielten Farbe spielen, wenn sie eine haben. Welche Karte dieser Farbe sie spielen, ist ihnen überlassen.
-rule-trick-complete = Haben alle gespielt, gewinnt die höchste Karte der ausgespielten Farbe, und die Karten des Stichs kommen verdeckt auf den Ablagestapel.
-rule-trick-clean = Bedienen alle, ist der Stich sauber: Die höchste Karte der ausgespielten Farbe gewinnt, und die Karten kommen verdeckt auf den Ablagestapel.
+rule-trick-complete = { $waste ->
+    [yes] Haben alle gespielt, gewinnt die höchste Karte der ausgespielten Farbe, und die Karten des Stichs kommen verdeckt auf den Ablagestapel.
+   *[no] Haben alle gespielt, gewinnt die höchste Karte der ausgespielten Farbe, und wer sie gespielt hat, nimmt die Karten des Stichs verdeckt aus dem Spiel; sie scheiden für diese Runde endgültig aus.
+  }
+rule-trick-clean = { $waste ->
+    [yes] Bedienen alle, ist der Stich sauber: Die höchste Karte der ausgespielten Farbe gewinnt, und die Karten kommen verdeckt auf den Ablagestapel.
+   *[no] Bedienen alle, ist der Stich sauber: Die höchste Karte der ausgespielten Farbe gewinnt, und wer sie gespielt hat, nimmt die Karten verdeckt aus dem Spiel; sie scheiden für diese Runde endgültig aus.
+  }
 off-suit-play-pickup = Wer nicht bedienen kann, spielt keine Karte, sondern nimmt alle Karten, die bisher zum Stich gespielt wurden, auf die Hand. Damit endet der Stich sofort.
 off-suit-play-discard = Wer nicht bedienen kann, wirft eine beliebige Karte ab. Ein Abwurf kann den Stich nie gewinnen, und das Spiel geht weiter.
 off-suit-play-tochoo = Wer nicht bedienen kann, spielt eine beliebige Karte einer anderen Farbe: einen Tochoo, auch Thulla genannt. Der Tochoo beendet den Stich sofort; wer danach an der Reihe wäre, spielt zu diesem Stich keine Karte mehr.
@@ -185,10 +197,16 @@ out-of-turn-pickup-penalty = Wer außer der Reihe spielt oder noch zu einem Stic
 
 ## Wer als Nächstes ausspielt.
 
-next-leader-after-complete-trick-highest = Nach einem sauberen Stich hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+next-leader-after-complete-trick-highest = { $power ->
+    [yes] Nach einem sauberen Stich hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+   *[no] Nach einem sauberen Stich gewinnt ihn, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+  }
 next-leader-after-complete-trick-lowest = Nach einem sauberen Stich spielt zum nächsten Stich aus, wer die niedrigste Karte der ausgespielten Farbe gespielt hat.
 next-leader-after-pickup-picker = Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer ihn aufgenommen hat.
-next-leader-after-pickup-highest = Wurde ein Stich aufgenommen, hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+next-leader-after-pickup-highest = { $power ->
+    [yes] Wurde ein Stich aufgenommen, hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+   *[no] Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer die höchste Karte der ausgespielten Farbe gespielt hat.
+  }
 next-leader-after-pickup-lowest = Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer die niedrigste Karte der ausgespielten Farbe gespielt hat.
 next-leader-after-pickup-tochoo-player = Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer den Tochoo gespielt hat.
 next-leader-if-out-next-in-turn = Hat der Spieler, der ausspielen müsste, keine Karten mehr, scheidet er aus und ist sicher; dann spielt der Nächste in der Reihe aus, der noch Karten hat.
@@ -280,8 +298,20 @@ session-chips-by-card-points = Jede Bhabhi zahlt den Einsatz für jeden Punkt de
 
 ## Spielen mit dem Schiedsrichter: die Uhr und was man sieht.
 
-timeout-move-lowest-card = Läuft die Zeit eines Spielers ab, spielt der Schiedsrichter für ihn seine niedrigste erlaubte Karte oder nimmt für ihn auf, wenn er keine spielen kann. Wegen abgelaufener Zeit wird nie ein Blatt genommen.
-timeout-move-highest-card = Läuft die Zeit eines Spielers ab, spielt der Schiedsrichter für ihn seine höchste erlaubte Karte oder nimmt für ihn auf, wenn er keine spielen kann. Wegen abgelaufener Zeit wird nie ein Blatt genommen.
+timeout-move-lowest-card = Läuft die Zeit eines Spielers ab, spielt der Schiedsrichter für ihn seine niedrigste erlaubte Karte{ $pickup ->
+    [yes] {" "}oder nimmt für ihn auf, wenn er keine spielen kann.
+   *[no] .
+  }{ $takes ->
+    [yes] {" "}Wegen abgelaufener Zeit wird nie ein Blatt genommen.
+   *[no] {""}
+  }
+timeout-move-highest-card = Läuft die Zeit eines Spielers ab, spielt der Schiedsrichter für ihn seine höchste erlaubte Karte{ $pickup ->
+    [yes] {" "}oder nimmt für ihn auf, wenn er keine spielen kann.
+   *[no] .
+  }{ $takes ->
+    [yes] {" "}Wegen abgelaufener Zeit wird nie ein Blatt genommen.
+   *[no] {""}
+  }
 timeout-bot-after = { $count ->
     [one] Ist die Zeit eines Spielers einmal abgelaufen
    *[other] Ist die Zeit eines Spielers { $count }-mal hintereinander abgelaufen

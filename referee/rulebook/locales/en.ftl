@@ -121,10 +121,16 @@ rule-redeal = For every hand the whole pack is shuffled again and dealt to all t
 
 first-lead-leads-the-card = The player who holds { $card } leads it to the first trick.
 first-lead-leads-any-card = The player who holds { $card } leads the first trick, and may lead any card.
-first-lead-if-absent-highest-of-suit = If { $card } is not in play, the player with the highest card of { $suit } leads it; if nobody has { $suit }, the player after the dealer leads any card.
-first-lead-if-absent-player-after-dealer = If { $card } is not in play, the player after the dealer leads any card.
+first-lead-if-absent-highest-of-suit = { $dealt ->
+    [yes] Every deal includes { $card }. Were it ever missing, the player with the highest card of { $suit } would lead that card instead, and if nobody had { $suit }, the player after the dealer would lead any card.
+   *[no] If { $card } is not in play, the player with the highest card of { $suit } leads it; if nobody has { $suit }, the player after the dealer leads any card.
+  }
+first-lead-if-absent-player-after-dealer = { $dealt ->
+    [yes] Every deal includes { $card }. Were it ever missing, the player after the dealer would lead any card.
+   *[no] If { $card } is not in play, the player after the dealer leads any card.
+  }
 first-trick-off-suit-as-other-tricks = The first trick is played like any other.
-first-trick-off-suit-discard = On the first trick everybody plays one card: follow suit if you can, otherwise play any card. Nothing ends the first trick early, nobody picks it up, and all its cards go face down to start the waste pile.
+first-trick-off-suit-discard = On the first trick everybody plays one card: follow suit if you can, otherwise play any card. Nothing ends the first trick early, nobody picks it up, and all its cards go face down to start the waste pile. The rules let players play to this trick without waiting for their turn; at the referee's table they still play in turn.
 first-trick-void-plays-any = On the first trick, a player who cannot follow suit may play any card.
 first-trick-void-plays-highest = On the first trick, a player who cannot follow suit must play one of their highest cards, of any suit.
 first-trick-next-leader-as-other-tricks = The second trick is led as after any other trick.
@@ -133,8 +139,14 @@ first-trick-next-leader-first-leader = The player who led the first trick leads 
 ## Following suit.
 
 rule-follow-suit = The leader may lead any card. The others play in turn and must follow suit: play a card of the suit led if they have one. Which card of that suit is up to them.
-rule-trick-complete = When everybody has played, the highest card of the suit led wins, and the trick's cards go face down onto the waste pile.
-rule-trick-clean = If everybody follows suit, the trick is clean: the highest card of the suit led wins, and the cards go face down onto the waste pile.
+rule-trick-complete = { $waste ->
+    [yes] When everybody has played, the highest card of the suit led wins, and the trick's cards go face down onto the waste pile.
+   *[no] When everybody has played, the highest card of the suit led wins, and its player puts the trick's cards face down out of play: they take no further part in the hand.
+  }
+rule-trick-clean = { $waste ->
+    [yes] If everybody follows suit, the trick is clean: the highest card of the suit led wins, and the cards go face down onto the waste pile.
+   *[no] If everybody follows suit, the trick is clean: the highest card of the suit led wins, and its player puts the cards face down out of play: they take no further part in the hand.
+  }
 off-suit-play-pickup = A player who cannot follow suit plays no card. Instead they pick up the cards played to the trick so far and add them to their hand. That ends the trick.
 off-suit-play-discard = A player who cannot follow suit plays any card as a discard. A discard can never win the trick, and play goes on.
 off-suit-play-tochoo = A player who cannot follow suit plays any other card: a tochoo, also called a thulla. The tochoo ends the trick at once; the players after them do not play to it.
@@ -164,10 +176,16 @@ out-of-turn-pickup-penalty = A player who plays out of turn, or plays to a trick
 
 ## Who leads next.
 
-next-leader-after-complete-trick-highest = After a clean trick, the player of the highest card of the suit led has the power and leads the next trick.
+next-leader-after-complete-trick-highest = { $power ->
+    [yes] After a clean trick, the player of the highest card of the suit led has the power and leads the next trick.
+   *[no] After a clean trick, the player of the highest card of the suit led wins it and leads the next trick.
+  }
 next-leader-after-complete-trick-lowest = After a clean trick, the player of the lowest card of the suit led leads the next trick.
 next-leader-after-pickup-picker = After a trick that was picked up, the player who picked it up leads the next trick.
-next-leader-after-pickup-highest = After a trick that was picked up, the player of the highest card of the suit led has the power and leads the next trick.
+next-leader-after-pickup-highest = { $power ->
+    [yes] After a trick that was picked up, the player of the highest card of the suit led has the power and leads the next trick.
+   *[no] After a trick that was picked up, the player of the highest card of the suit led leads the next trick.
+  }
 next-leader-after-pickup-lowest = After a trick that was picked up, the player of the lowest card of the suit led leads the next trick.
 next-leader-after-pickup-tochoo-player = After a trick that was picked up, the player who played the tochoo leads the next trick.
 next-leader-if-out-next-in-turn = If the player due to lead has no cards left, they are out and safe, and the next player in turn who still has cards leads.
@@ -259,8 +277,20 @@ session-chips-by-card-points = Each Bhabhi pays the stake into the pot for every
 
 ## Playing with the referee: the clock and what you can see.
 
-timeout-move-lowest-card = If a player's time runs out, the referee plays their lowest card that may be played, or picks up for them if they can play none. The clock never takes a hand.
-timeout-move-highest-card = If a player's time runs out, the referee plays their highest card that may be played, or picks up for them if they can play none. The clock never takes a hand.
+timeout-move-lowest-card = If a player's time runs out, the referee plays their lowest card that may be played{ $pickup ->
+    [yes] , or picks up for them if they can play none.
+   *[no] .
+  }{ $takes ->
+    [yes] {" "}The clock never takes a hand.
+   *[no] {""}
+  }
+timeout-move-highest-card = If a player's time runs out, the referee plays their highest card that may be played{ $pickup ->
+    [yes] , or picks up for them if they can play none.
+   *[no] .
+  }{ $takes ->
+    [yes] {" "}The clock never takes a hand.
+   *[no] {""}
+  }
 timeout-bot-after = After { $count ->
     [one] one timeout
    *[other] { $count } timeouts in a row

@@ -208,10 +208,16 @@ rule-redeal = Przed każdym rozdaniem całą talię tasuje się od nowa i rozdaj
 
 first-lead-leads-the-card = Gracz, który ma { $card-accusative }, wychodzi tą kartą do pierwszej lewy.
 first-lead-leads-any-card = Pierwszą lewę zaczyna gracz, który ma { $card-accusative }; może wyjść dowolną kartą.
-first-lead-if-absent-highest-of-suit = Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna gracz z najwyższą kartą w kolorze { $suit } i wychodzi tą kartą; jeśli nikt nie ma kart w kolorze { $suit }, zaczyna następny gracz po rozdającym, dowolną kartą.
-first-lead-if-absent-player-after-dealer = Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna następny gracz po rozdającym, dowolną kartą.
+first-lead-if-absent-highest-of-suit = { $dealt ->
+    [yes] W każdym rozdaniu ktoś dostaje { $card-accusative }. Gdyby tej karty zabrakło, pierwszą lewę zacząłby gracz z najwyższą kartą w kolorze { $suit }, wychodząc tą kartą; gdyby nikt nie miał kart w kolorze { $suit }, zacząłby następny gracz po rozdającym, dowolną kartą.
+   *[no] Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna gracz z najwyższą kartą w kolorze { $suit } i wychodzi tą kartą; jeśli nikt nie ma kart w kolorze { $suit }, zaczyna następny gracz po rozdającym, dowolną kartą.
+  }
+first-lead-if-absent-player-after-dealer = { $dealt ->
+    [yes] W każdym rozdaniu ktoś dostaje { $card-accusative }. Gdyby tej karty zabrakło, pierwszą lewę zacząłby następny gracz po rozdającym, dowolną kartą.
+   *[no] Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna następny gracz po rozdającym, dowolną kartą.
+  }
 first-trick-off-suit-as-other-tricks = Pierwszą lewę rozgrywa się tak samo jak każdą inną.
-first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę: do koloru, jeśli może, a jeśli nie, dowolną. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart.
+first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę: do koloru, jeśli może, a jeśli nie, dowolną. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart. W tej lewie gracze nie muszą czekać na swoją kolej; przy stole sędziego gra się jednak po kolei.
 first-trick-void-plays-any = W pierwszej lewie gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę.
 first-trick-void-plays-highest = W pierwszej lewie gracz, który nie może dołożyć do koloru, musi zagrać jedną ze swoich najwyższych kart, w dowolnym kolorze.
 first-trick-next-leader-as-other-tricks = O tym, kto wychodzi do drugiej lewy, decydują te same zasady co po każdej innej lewie.
@@ -220,8 +226,14 @@ first-trick-next-leader-first-leader = Gracz, który wyszedł do pierwszej lewy,
 ## Dokładanie do koloru.
 
 rule-follow-suit = Wychodzący może wyjść dowolną kartą. Pozostali grają po kolei i muszą dołożyć do koloru, czyli zagrać kartę w kolorze wyjścia, jeśli taką mają. Którą kartę w tym kolorze zagrają, decydują sami.
-rule-trick-complete = Gdy wszyscy zagrają, lewę wygrywa najwyższa karta w kolorze wyjścia, a karty lewy odkłada się zakryte na stos odrzuconych kart.
-rule-trick-clean = Jeśli wszyscy dołożą do koloru, lewa jest czysta: wygrywa ją najwyższa karta w kolorze wyjścia, a jej karty odkłada się zakryte na stos odrzuconych kart.
+rule-trick-complete = { $waste ->
+    [yes] Gdy wszyscy zagrają, lewę wygrywa najwyższa karta w kolorze wyjścia, a karty lewy odkłada się zakryte na stos odrzuconych kart.
+   *[no] Gdy wszyscy zagrają, lewę wygrywa najwyższa karta w kolorze wyjścia, a jej zwycięzca odkłada karty lewy zakryte poza grę: do końca rozdania nie biorą już w niej udziału.
+  }
+rule-trick-clean = { $waste ->
+    [yes] Jeśli wszyscy dołożą do koloru, lewa jest czysta: wygrywa ją najwyższa karta w kolorze wyjścia, a jej karty odkłada się zakryte na stos odrzuconych kart.
+   *[no] Jeśli wszyscy dołożą do koloru, lewa jest czysta: wygrywa ją najwyższa karta w kolorze wyjścia, a zwycięzca odkłada jej karty zakryte poza grę: do końca rozdania nie biorą już w niej udziału.
+  }
 off-suit-play-pickup = Gracz, który nie może dołożyć do koloru, nie zagrywa żadnej karty. Zamiast tego podnosi karty zagrane dotąd do lewy i bierze je do ręki. Na tym lewa się kończy.
 off-suit-play-discard = Gracz, który nie może dołożyć do koloru, zrzuca dowolną kartę. Zrzutka nigdy nie wygrywa lewy, a gra toczy się dalej.
 off-suit-play-tochoo = Gracz, który nie może dołożyć do koloru, zagrywa dowolną inną kartę: to tochoo, zwane też thulla. Tochoo od razu kończy lewę; kolejni gracze już do niej nie dokładają.
@@ -251,10 +263,16 @@ out-of-turn-pickup-penalty = Gracz, który zagra poza kolejnością albo dołoż
 
 ## Kto wychodzi do następnej lewy.
 
-next-leader-after-complete-trick-highest = Po czystej lewie gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
+next-leader-after-complete-trick-highest = { $power ->
+    [yes] Po czystej lewie gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
+   *[no] Czystą lewę wygrywa gracz, który zagrał najwyższą kartę w kolorze wyjścia, i to on wychodzi do następnej lewy.
+  }
 next-leader-after-complete-trick-lowest = Po czystej lewie do następnej lewy wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
 next-leader-after-pickup-picker = Po lewie, którą ktoś podniósł, do następnej wychodzi ten, kto ją podniósł.
-next-leader-after-pickup-highest = Po lewie, którą ktoś podniósł, gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
+next-leader-after-pickup-highest = { $power ->
+    [yes] Po lewie, którą ktoś podniósł, gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
+   *[no] Po lewie, którą ktoś podniósł, do następnej lewy wychodzi gracz, który zagrał najwyższą kartę w kolorze wyjścia.
+  }
 next-leader-after-pickup-lowest = Po lewie, którą ktoś podniósł, do następnej wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
 next-leader-after-pickup-tochoo-player = Po lewie, którą ktoś podniósł, do następnej wychodzi gracz, który zagrał tochoo.
 next-leader-if-out-next-in-turn = Jeśli gracz, który powinien wyjść, nie ma już kart, ucieka i jest bezpieczny, a wychodzi następny po nim gracz, który ma jeszcze karty.
@@ -354,8 +372,20 @@ session-chips-by-card-points = Każdy Bhabhi wpłaca do puli stawkę za każdy p
 
 ## Gra z sędzią: zegar i to, co widać.
 
-timeout-move-lowest-card = Jeśli graczowi skończy się czas, sędzia zagrywa za niego najniższą kartę, którą wolno mu zagrać, a jeśli nie może zagrać żadnej, podnosi za niego. Po upływie czasu sędzia nigdy nie bierze za gracza cudzych kart.
-timeout-move-highest-card = Jeśli graczowi skończy się czas, sędzia zagrywa za niego najwyższą kartę, którą wolno mu zagrać, a jeśli nie może zagrać żadnej, podnosi za niego. Po upływie czasu sędzia nigdy nie bierze za gracza cudzych kart.
+timeout-move-lowest-card = Jeśli graczowi skończy się czas, sędzia zagrywa za niego najniższą kartę, którą wolno mu zagrać{ $pickup ->
+    [yes] , a jeśli nie może zagrać żadnej, podnosi za niego.
+   *[no] .
+  }{ $takes ->
+    [yes] {" "}Po upływie czasu sędzia nigdy nie bierze za gracza cudzych kart.
+   *[no] {""}
+  }
+timeout-move-highest-card = Jeśli graczowi skończy się czas, sędzia zagrywa za niego najwyższą kartę, którą wolno mu zagrać{ $pickup ->
+    [yes] , a jeśli nie może zagrać żadnej, podnosi za niego.
+   *[no] .
+  }{ $takes ->
+    [yes] {" "}Po upływie czasu sędzia nigdy nie bierze za gracza cudzych kart.
+   *[no] {""}
+  }
 timeout-bot-after = Gdy graczowi { $count ->
     [one] raz
     [few] { $count } razy z rzędu
