@@ -11,6 +11,7 @@ import copy
 import itertools
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,10 @@ from fluent.syntax.ast import Junk
 
 from referee.rulebook import build, languages, render
 from referee.rulebook.clause_ids import Option, Value, clauses_of, options
+from referee.rulebook.examples import _outcome
 from referee.rulebook.loading import with_base
 from referee.rulebook.locale import LOCALES, RANK_KEYS, SUIT_SYMBOLS, Localizer
-from referee.rulebook.model import Arg, CardName, Rulebook, Sentence, SuitName
+from referee.rulebook.model import Arg, CardName, Play, Rulebook, Sentence, SuitName
 from referee.ruleset.catalogue import load_catalogue
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.ruleset.model import Ruleset
@@ -282,6 +284,32 @@ def test_a_variant_file_beside_its_base_file_is_compared_with_that_file(tmp_path
     assert [s.message_id for s in first.sentences] == ["differences-intro", "session-hands"]
 
 
+def test_a_variant_that_keeps_its_base_description_does_not_print_it(tmp_path: Path) -> None:
+    """Bhabho's description says you may take your neighbour's hand (B9): a variant that
+    forbids it and says nothing of its own must not be described by it."""
+    path = tmp_path / "no-taking.yaml"
+    path.write_text("id: no-taking\nextends: bhabho\ntake_hand: {when: never}\n", "utf-8")
+    book = build(*with_base(str(path)))
+    assert "ruleset-description" not in {s.message_id for s in book.sentences()}
+    assert "ruleset-description" in {
+        s.message_id for s in build(*with_base("kazhutha")).sentences()
+    }
+
+
+def test_a_complete_trick_won_by_a_trump_says_so() -> None:
+    """X5/H12: in a played-out trick the high card may be a trump of another suit."""
+    plays = (Play(0, CardName("K", "H")), Play(1, CardName("2", "S")), Play(2, CardName("A", "H")))
+
+    def said(high_seat: int) -> list[str]:
+        events: list[Mapping[str, Any]] = [
+            {"kind": "trick_ended", "how": "complete", "high_seat": high_seat}
+        ]
+        return [s.message_id for s in _outcome(plays, events)]
+
+    assert said(1) == ["example-off-suit", "example-trump-highest"]
+    assert said(2) == ["example-off-suit", "example-highest"]
+
+
 def test_html_is_one_self_contained_page_for_phone_and_print() -> None:
     book = build(*with_base("pagat-getaway"))
     page = render(book, "en", "html")
@@ -383,6 +411,16 @@ def _english(ruleset: Ruleset, message_id: str) -> str:
             "first-lead-if-absent-highest-of-suit",
             "is not in play",
             "Every deal",
+        ),
+        # D1 plays every trick out: the lead after it is not "after a clean trick" (D2).
+        ("discard", {}, "next-leader-after-complete-trick-highest", "After every trick", "clean"),
+        # A first trick played out with other suits in it counts as clean for the lead (B1).
+        (
+            "pickup",
+            {"first_trick.off_suit": "discard"},
+            "first-trick-next-leader-as-other-tricks",
+            "counts as a clean trick",
+            "any other trick",
         ),
         # B1: nobody need wait for their turn on the first trick; the referee takes turns.
         ("bhabho", {}, "first-trick-off-suit-discard", "without waiting for their turn", "{"),

@@ -60,7 +60,7 @@ def test_a_short_suit_counts_cards_and_the_verb_agrees(count: int, says: str) ->
     ranks = RankList(ALL_RANKS[-count:] if count <= len(ALL_RANKS) else ALL_RANKS)
     text = POLISH.message("deck-ranks-some", {"count": count, "ranks": ranks})
     assert text.startswith(says)
-    assert text.endswith("Pozostałe karty odkłada się z talii.")
+    assert text.endswith("Pozostałe karty wyjmuje się z talii i nie biorą one udziału w grze.")
 
 
 @pytest.mark.parametrize(

@@ -54,8 +54,18 @@ def build(ruleset: Ruleset, base: Ruleset | None = None) -> Rulebook:
         kept = tuple(c for c in sentence.clauses if follows.get(c, True))
         return replace(sentence, clauses=kept)
 
+    def own(sentence: Sentence) -> bool:
+        # A house variant that keeps its base's description would describe the base
+        # ("you may take your neighbour's hand" above a variant that forbids it).
+        inherited = base is not None and ruleset.description == base.description
+        return not (inherited and sentence.message_id == "ruleset-description")
+
     sections = [
-        Section(key, Sentence(f"section-{key}"), tuple(stated(s) for s in make(ruleset)))
+        Section(
+            key,
+            Sentence(f"section-{key}"),
+            tuple(stated(s) for s in make(ruleset) if own(s)),
+        )
         for key, make in SECTIONS
     ]
     sections = with_examples(sections, examples_for(ruleset), ruleset)

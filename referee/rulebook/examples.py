@@ -144,7 +144,12 @@ def _outcome(plays: tuple[Play, ...], events: list[Mapping[str, Any]]) -> Iterat
         else:  # a complete trick with off-suit cards: a discard, or the first trick's waiver
             for seat in off_suit:
                 yield Sentence("example-off-suit", {"seat": seat})
-            yield Sentence("example-highest", {"seat": int(ended["high_seat"])})
+            high = int(ended["high_seat"])
+            # Under a trump (X5, H12) the trick's high card may be of another suit.
+            trumped = high in off_suit
+            yield Sentence(
+                "example-trump-highest" if trumped else "example-highest", {"seat": high}
+            )
     elif how == "tochoo":
         yield Sentence("example-tochoo", {"seat": plays[-1].seat})
     for event in events:

@@ -109,7 +109,10 @@ def first_trick(ruleset: Ruleset) -> list[Sentence]:
     )
     if someone_plays_off_suit:
         sentences.append(said(ruleset, "first_trick.void_plays"))
-    sentences.append(said(ruleset, "first_trick.next_leader"))
+    # A first trick played out with other suits in it (B1, X3) is neither clean nor picked
+    # up: for the second lead it counts as clean, as the engine plays it.
+    discarded = ruleset.first_trick.off_suit is FirstTrickOffSuit.DISCARD
+    sentences.append(said(ruleset, "first_trick.next_leader", discarded=yes_no(discarded)))
     return sentences
 
 

@@ -56,7 +56,9 @@ def leading(ruleset: Ruleset) -> list[Sentence]:
     """Who leads after a clean trick, after a pickup, and when the leader has no cards."""
     leader = ruleset.next_leader
     power = yes_no(has_the_power(ruleset))
-    sentences = [said(ruleset, "next_leader.after_complete_trick", power=power)]
+    # Under D1 every trick is played out, so it is "every trick", not "a clean trick".
+    trick = "every" if ruleset.off_suit.play is OffSuitPlay.DISCARD else "clean"
+    sentences = [said(ruleset, "next_leader.after_complete_trick", power=power, trick=trick)]
     if pickups_happen(ruleset):
         sentences.append(said(ruleset, "next_leader.after_pickup", power=power))
     sentences.append(said(ruleset, "next_leader.if_out"))

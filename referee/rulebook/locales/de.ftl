@@ -73,7 +73,7 @@ section-deal = Das Geben
 section-first-trick = Der erste Stich
 section-following = Farbe bedienen
 section-leading = Wer als Nächstes ausspielt
-section-getting-out = Entkommen und das Spiel zu zweit
+section-getting-out = Ausscheiden und das Spiel zu zweit
 section-taking = Karten nehmen
 section-end = Das Ende einer Runde
 section-session = Partien, Zählung und Chips
@@ -127,7 +127,7 @@ deck-identical-cards-last-played = Fallen zwei gleiche Karten in denselben Stich
 deal-first-dealer = Wer zuerst gibt, machen die Spieler unter sich aus; im Spiel mit dem Schiedsrichter ist es der Spieler auf Platz { $seat }. Die Plätze sind im Uhrzeigersinn ab 0 nummeriert.
 deal-order-with-play = Der Geber teilt die Karten einzeln aus, beginnend beim nächsten Spieler in Spielrichtung.
 deal-order-seat-order = Der Geber teilt die Karten einzeln im Uhrzeigersinn aus, beginnend bei seinem linken Nachbarn, ganz gleich, in welche Richtung gespielt wird.
-deal-remainder-deal-out = Das ganze Deck wird ausgeteilt, deshalb haben manche Spieler vielleicht eine Karte mehr als andere. Das ist normal.
+deal-remainder-deal-out = Das ganze Deck wird ausgeteilt; je nach Spielerzahl haben deshalb manche Spieler eine Karte mehr als andere. Das ist normal.
 # $lowest: der niedrigste Wert ("2", oder "Ass", wenn das Ass niedrig ist).
 deal-remainder-remove-lowest = Damit alle gleich viele Karten bekommen, werden vorher die niedrigsten Karten aussortiert, die nicht gleichmäßig aufgehen: zuerst die Karten mit dem Wert { $lowest }, und zwar Kreuz vor Karo, Herz und Pik. Sie sind aus dem Spiel und liegen offen, für alle sichtbar.
 deal-dealer-moves-clockwise = Nach jeder Runde geht das Geben nach links weiter, im Uhrzeigersinn.
@@ -154,12 +154,15 @@ first-trick-off-suit-as-other-tricks = Der erste Stich wird gespielt wie jeder a
 first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte: Wer bedienen kann, muss bedienen, wer nicht, spielt eine beliebige Karte. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel. Bei diesem Stich muss eigentlich niemand warten, bis er an der Reihe ist; am Tisch des Schiedsrichters wird trotzdem der Reihe nach gespielt.
 first-trick-void-plays-any = Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.
 first-trick-void-plays-highest = Wer im ersten Stich nicht bedienen kann, muss eine seiner höchsten Karten spielen, ganz gleich, welcher Farbe.
-first-trick-next-leader-as-other-tricks = Zum zweiten Stich spielt aus, wer nach den Regeln für die übrigen Stiche an der Reihe ist.
+first-trick-next-leader-as-other-tricks = { $discarded ->
+     [yes] Wer zum zweiten Stich ausspielt, richtet sich nach den Regeln für einen sauberen Stich, auch wenn im ersten Stich Karten anderer Farben liegen.
+    *[no] Zum zweiten Stich spielt aus, wer nach den Regeln für die übrigen Stiche an der Reihe ist.
+  }
 first-trick-next-leader-first-leader = Wer den ersten Stich eröffnet hat, spielt auch zum zweiten Stich aus.
 
 ## Farbe bedienen.
 
-rule-follow-suit = Wer einen Stich eröffnet, darf jede beliebige Karte ausspielen. Die anderen legen der Reihe nach je eine Karte dazu und müssen Farbe bedienen, also eine Karte der ausgespielten Farbe spielen, wenn sie eine haben. Welche Karte dieser Farbe sie spielen, ist ihnen überlassen.
+rule-follow-suit = Wer einen Stich eröffnet, legt eine beliebige Karte offen auf den Tisch. Die anderen legen der Reihe nach je eine Karte offen dazu und müssen Farbe bedienen, also eine Karte der ausgespielten Farbe spielen, wenn sie eine haben. Welche Karte dieser Farbe sie spielen, ist ihnen überlassen.
 rule-trick-complete = { $waste ->
     [yes] Haben alle gespielt, gewinnt die höchste Karte der ausgespielten Farbe, und die Karten des Stichs kommen verdeckt auf den Ablagestapel.
    *[no] Haben alle gespielt, gewinnt die höchste Karte der ausgespielten Farbe, und wer sie gespielt hat, nimmt die Karten des Stichs verdeckt aus dem Spiel; sie scheiden für diese Runde endgültig aus.
@@ -169,8 +172,8 @@ rule-trick-clean = { $waste ->
    *[no] Bedienen alle, ist der Stich sauber: Die höchste Karte der ausgespielten Farbe gewinnt, und wer sie gespielt hat, nimmt die Karten verdeckt aus dem Spiel; sie scheiden für diese Runde endgültig aus.
   }
 off-suit-play-pickup = Wer nicht bedienen kann, spielt keine Karte, sondern nimmt alle Karten, die bisher zum Stich gespielt wurden, auf die Hand. Damit endet der Stich sofort.
-off-suit-play-discard = Wer nicht bedienen kann, wirft eine beliebige Karte ab. Ein Abwurf kann den Stich nie gewinnen, und das Spiel geht weiter.
-off-suit-play-tochoo = Wer nicht bedienen kann, spielt eine beliebige Karte einer anderen Farbe: einen Tochoo, auch Thulla genannt. Der Tochoo beendet den Stich sofort; wer danach an der Reihe wäre, spielt zu diesem Stich keine Karte mehr.
+off-suit-play-discard = Wer nicht bedienen kann, wirft eine beliebige Karte ab. Ein Abwurf kann den Stich nie gewinnen, und das Spiel geht zum nächsten Spieler weiter.
+off-suit-play-tochoo = Wer nicht bedienen kann, spielt eine beliebige Karte einer anderen Farbe: einen Tochoo, auch Thulla genannt. Der Tochoo beendet den Stich sofort; alle, die danach noch an der Reihe wären, spielen zu diesem Stich keine Karte mehr.
 off-suit-play-tochoo-plays-on = Wer nicht bedienen kann, spielt eine beliebige Karte einer anderen Farbe: einen Tochoo, auch Thulla genannt. Der Stich geht trotzdem weiter, und alle spielen dazu. Ein Stich mit einem Tochoo wird am Ende aufgenommen, ein Stich ohne Tochoo ist sauber.
 off-suit-tochoo-picked-up-by-highest-of-led = Nach einem Tochoo nimmt, wer die höchste Karte der ausgespielten Farbe gespielt hat, alle Karten des Stichs auf, den Tochoo eingeschlossen.
 off-suit-tochoo-picked-up-by-tochoo-player = Nach einem Tochoo nimmt, wer ihn gespielt hat, alle Karten des Stichs auf, den Tochoo eingeschlossen (bei mehreren Tochoos, wer den ersten gespielt hat).
@@ -197,11 +200,17 @@ out-of-turn-pickup-penalty = Wer außer der Reihe spielt oder noch zu einem Stic
 
 ## Wer als Nächstes ausspielt.
 
-next-leader-after-complete-trick-highest = { $power ->
-    [yes] Nach einem sauberen Stich hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
-   *[no] Nach einem sauberen Stich gewinnt ihn, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+next-leader-after-complete-trick-highest = { $trick ->
+     [every] Nach jedem Stich spielt zum nächsten Stich aus, wer die höchste Karte der ausgespielten Farbe gespielt hat.
+    *[clean] { $power ->
+        [yes] Nach einem sauberen Stich hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+       *[no] Nach einem sauberen Stich gewinnt ihn, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
+      }
   }
-next-leader-after-complete-trick-lowest = Nach einem sauberen Stich spielt zum nächsten Stich aus, wer die niedrigste Karte der ausgespielten Farbe gespielt hat.
+next-leader-after-complete-trick-lowest = { $trick ->
+     [every] Nach jedem Stich spielt zum nächsten Stich aus, wer die niedrigste Karte der ausgespielten Farbe gespielt hat.
+    *[clean] Nach einem sauberen Stich spielt zum nächsten Stich aus, wer die niedrigste Karte der ausgespielten Farbe gespielt hat.
+  }
 next-leader-after-pickup-picker = Wurde ein Stich aufgenommen, spielt zum nächsten Stich aus, wer ihn aufgenommen hat.
 next-leader-after-pickup-highest = { $power ->
     [yes] Wurde ein Stich aufgenommen, hat die Macht, wer die höchste Karte der ausgespielten Farbe gespielt hat, und spielt zum nächsten Stich aus.
@@ -213,7 +222,7 @@ next-leader-if-out-next-in-turn = Hat der Spieler, der ausspielen müsste, keine
 next-leader-if-out-draws-from-waste = Mit der Macht kannst du nicht entkommen. Gewinnt deine letzte Karte einen sauberen Stich, musst du trotzdem zum nächsten Stich ausspielen: Bevor der Stich auf den Ablagestapel kommt, ziehst du eine Karte vom verdeckten Ablagestapel und spielst sie aus. Spielt jemand eine höhere Karte dieser Farbe, scheidest du aus und bist sicher; wenn nicht, musst du wieder ausspielen – aus den Karten, die du nach einem Tochoo aufgenommen hast, oder sonst mit einer neu gezogenen Karte.
 next-leader-if-out-draws-from-player = Mit der Macht kannst du nicht entkommen. Gewinnt deine letzte Karte einen sauberen Stich, ziehst du eine zufällige Karte aus dem Blatt eines anderen Spielers und spielst sie aus. War das seine letzte Karte, ist er entkommen.
 next-leader-if-out-next-highest = Hat der Spieler, der ausspielen müsste, keine Karten mehr, spielt aus, wer die nächsthöhere Karte der ausgespielten Farbe gespielt hat und noch Karten hat, und so weiter, Karte für Karte abwärts. Hat keiner von ihnen noch Karten, oder wurde der Stich aufgenommen, spielt der Nächste in der Reihe aus, der noch Karten hat.
-next-leader-draw-pile-waste = Du ziehst aus dem Ablagestapel, wie er vor dem gerade gespielten Stich war.
+next-leader-draw-pile-waste = Du ziehst vom Ablagestapel, bevor die Karten des gerade gespielten Stichs darauf gelegt werden.
 next-leader-draw-pile-waste-and-trick = Die Karten des gerade gespielten Stichs kommen vorher auf den Ablagestapel, du kannst also eine davon wieder ziehen.
 next-leader-draw-random = Die Karte wird zufällig aus dem gemischten Stapel gezogen.
 next-leader-draw-top = Du ziehst die oberste Karte des Ablagestapels, also die, die zuletzt darauf gelegt wurde.
@@ -336,7 +345,7 @@ glossary-thulla = Ein anderer Name für den Tochoo, die Karte einer fremden Farb
     .term = Thulla
 glossary-tochoo = Eine Karte einer fremden Farbe, die spielt, wer nicht bedienen kann. Bei Bhabho beendet der Tochoo den Stich sofort, und der Stich wird aufgenommen.
     .term = Tochoo
-glossary-bhabho = Das Spiel mit der Macht: Wer die Macht hat, kann nicht entkommen, und vor jedem Stich darf man die Karten seines Nachbarn nehmen.
+glossary-bhabho = Das Spiel mit der Macht: Wer die Macht hat, kann nicht entkommen, und vor jedem Stich darf man die Karten seines linken Nachbarn nehmen.
     .term = Bhabho
 glossary-laad = Ein anderer Name für Bhabho.
     .term = Laad
@@ -355,8 +364,9 @@ glossary-haath = Hindi und Urdu für „Hand“: die Karten, die ein Spieler hä
 example-trick = Beispiel ({ $case }, { $players } Spieler): { $plays }.
 example-play = Platz { $seat } { rank-short }{ $symbol }
 example-clean = Alle haben bedient, und Platz { $seat } hat die höchste Karte gespielt.
-example-off-suit = Platz { $seat } konnte nicht bedienen und hat eine Karte einer anderen Farbe gespielt.
-example-highest = Platz { $seat } hat die höchste Karte gespielt.
+example-off-suit = Platz { $seat } konnte nicht bedienen und hat eine Karte abgeworfen.
+example-highest = Platz { $seat } hat die höchste Karte der ausgespielten Farbe gespielt.
+example-trump-highest = Platz { $seat } hat den höchsten Trumpf gespielt.
 example-tochoo = Platz { $seat } konnte nicht bedienen und hat einen Tochoo gespielt; damit endet der Stich.
 example-cannot-follow = Platz { $seat } kann nicht bedienen.
 example-picks-up = Platz { $seat } nimmt { $count ->
@@ -364,7 +374,7 @@ example-picks-up = Platz { $seat } nimmt { $count ->
    *[other] die { $count } Karten
   } auf.
 example-out = Platz { $seat } hat keine Karten mehr und scheidet aus.
-example-leads = Platz { $seat } spielt den nächsten Stich aus.
+example-leads = Platz { $seat } spielt zum nächsten Stich aus.
 example-bhabhi = Platz { $seat } ist die Bhabhi.
 
 ## Der Regelkatalog: Titel und Wortlaut jeder Klausel (rules/catalogue.yaml), in der Reihenfolge des Katalogs.
@@ -427,7 +437,7 @@ clause-B2 = Wer das Pik-Ass hatte, spielt zum zweiten Stich aus.
     .title = Der zweite Stich
 clause-B3 = Ab dem zweiten Stich „hat die Macht“, wer zum vorigen Stich die höchste Karte der ausgespielten Farbe gespielt hat, und spielt aus.
     .title = Die Macht
-clause-B4 = Wer nicht bedienen kann, darf eine beliebige Karte spielen. Diese Karte einer fremden Farbe, der Tochoo oder Thulla, beendet den Stich sofort: Wer danach an der Reihe wäre, spielt zu diesem Stich nichts mehr.
+clause-B4 = Wer nicht bedienen kann, darf eine beliebige Karte spielen. Diese Karte einer fremden Farbe, der Tochoo oder Thulla, beendet den Stich sofort: Alle, die danach noch an der Reihe wären, spielen zu diesem Stich nichts mehr.
     .title = Der Tochoo (Thulla)
 clause-B5 = Haben alle bedient, kommen die Karten des Stichs verdeckt auf den Ablagestapel.
     .title = Der saubere Stich
@@ -435,7 +445,7 @@ clause-B6 = Nach einem Tochoo nimmt, wer die höchste Karte der ausgespielten Fa
     .title = Wer aufnimmt
 clause-B7 = Ob der Stich sauber war oder mit einem Tochoo endete: Wer die höchste Karte der ausgespielten Farbe gespielt hat, hat nun die Macht und spielt zum nächsten Stich aus.
     .title = Wer die Macht hat, spielt aus
-clause-B8 = Niemand kann ausscheiden, solange er die Macht hat. Gewinnt deine letzte Karte einen sauberen Stich, musst du eine zufällige Karte vom verdeckten Ablagestapel ziehen (er ist gemischt, und der Stich liegt noch nicht darauf) und sie ausspielen. Spielt ein anderer Spieler eine höhere Karte dieser Farbe, scheidest du aus und bist sicher; wenn nicht, spielst du wieder aus: aus den Karten, die du aufgenommen hast, wenn der Stich mit einem Tochoo endete, sonst mit einer neu gezogenen Karte.
+clause-B8 = Niemand kann entkommen, solange er die Macht hat. Gewinnt deine letzte Karte einen sauberen Stich, musst du eine zufällige Karte vom verdeckten Ablagestapel ziehen (er ist gemischt, und der Stich liegt noch nicht darauf) und sie ausspielen. Spielt ein anderer Spieler eine höhere Karte dieser Farbe, scheidest du aus und bist sicher; wenn nicht, spielst du wieder aus: aus den Karten, die du aufgenommen hast, wenn der Stich mit einem Tochoo endete, sonst mit einer neu gezogenen Karte.
     .title = Mit der Macht kein Entkommen
 clause-B9 = Zu Beginn jedes Stichs darf ein Spieler alle Karten des Spielers direkt links von ihm zu seinem eigenen Blatt nehmen (oder, falls dieser ausgeschieden ist, die des nächsten Spielers reihum, der noch Karten hat). Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
     .title = Karten nehmen

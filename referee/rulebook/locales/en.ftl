@@ -133,12 +133,15 @@ first-trick-off-suit-as-other-tricks = The first trick is played like any other.
 first-trick-off-suit-discard = On the first trick everybody plays one card: follow suit if you can, otherwise play any card. Nothing ends the first trick early, nobody picks it up, and all its cards go face down to start the waste pile. The rules let players play to this trick without waiting for their turn; at the referee's table they still play in turn.
 first-trick-void-plays-any = On the first trick, a player who cannot follow suit may play any card.
 first-trick-void-plays-highest = On the first trick, a player who cannot follow suit must play one of their highest cards, of any suit.
-first-trick-next-leader-as-other-tricks = The second trick is led as after any other trick.
+first-trick-next-leader-as-other-tricks = { $discarded ->
+     [yes] For who leads the second trick, the first trick counts as a clean trick, even with cards of other suits in it.
+    *[no] The second trick is led as after any other trick.
+  }
 first-trick-next-leader-first-leader = The player who led the first trick leads the second as well.
 
 ## Following suit.
 
-rule-follow-suit = The leader may lead any card. The others play in turn and must follow suit: play a card of the suit led if they have one. Which card of that suit is up to them.
+rule-follow-suit = The leader may lead any card, face up. The others play in turn, each one card face up, and must follow suit: play a card of the suit led if they have one. Which card of that suit is up to them.
 rule-trick-complete = { $waste ->
     [yes] When everybody has played, the highest card of the suit led wins, and the trick's cards go face down onto the waste pile.
    *[no] When everybody has played, the highest card of the suit led wins, and its player puts the trick's cards face down out of play: they take no further part in the hand.
@@ -176,11 +179,17 @@ out-of-turn-pickup-penalty = A player who plays out of turn, or plays to a trick
 
 ## Who leads next.
 
-next-leader-after-complete-trick-highest = { $power ->
-    [yes] After a clean trick, the player of the highest card of the suit led has the power and leads the next trick.
-   *[no] After a clean trick, the player of the highest card of the suit led wins it and leads the next trick.
+next-leader-after-complete-trick-highest = { $trick ->
+     [every] After every trick, the player of the highest card of the suit led wins it and leads the next trick.
+    *[clean] { $power ->
+        [yes] After a clean trick, the player of the highest card of the suit led has the power and leads the next trick.
+       *[no] After a clean trick, the player of the highest card of the suit led wins it and leads the next trick.
+      }
   }
-next-leader-after-complete-trick-lowest = After a clean trick, the player of the lowest card of the suit led leads the next trick.
+next-leader-after-complete-trick-lowest = { $trick ->
+     [every] After every trick, the player of the lowest card of the suit led leads the next trick.
+    *[clean] After a clean trick, the player of the lowest card of the suit led leads the next trick.
+  }
 next-leader-after-pickup-picker = After a trick that was picked up, the player who picked it up leads the next trick.
 next-leader-after-pickup-highest = { $power ->
     [yes] After a trick that was picked up, the player of the highest card of the suit led has the power and leads the next trick.
@@ -308,7 +317,8 @@ example-trick = Example ({ $case }, { $players } players): { $plays }.
 example-play = seat { $seat } { rank-short }{ $symbol }
 example-clean = Everyone followed suit, and seat { $seat } played the highest card.
 example-off-suit = Seat { $seat } could not follow suit and played another card.
-example-highest = Seat { $seat } played the highest card.
+example-highest = Seat { $seat } played the highest card of the suit led.
+example-trump-highest = Seat { $seat } played the highest trump.
 example-tochoo = Seat { $seat } could not follow suit and played a tochoo, which ends the trick.
 example-cannot-follow = Seat { $seat } cannot follow suit.
 example-picks-up = Seat { $seat } picks up { $count ->

@@ -175,7 +175,7 @@ deck-ranks-some = W każdym kolorze { $count ->
     [few] są tylko { $count } karty: { $ranks }.
     [many] jest tylko { $count } kart: { $ranks }.
    *[other] jest tylko { $count } karty: { $ranks }.
-  } Pozostałe karty odkłada się z talii.
+  } Pozostałe karty wyjmuje się z talii i nie biorą one udziału w grze.
 deck-ace-high = Kolejność kart w kolorze, od najwyższej: { $order }. As jest najwyższy.
 deck-ace-low = Kolejność kart w kolorze, od najwyższej: { $order }. As jest najniższy.
 deck-identical-cards-first-played = Jeśli w jednej lewie padną dwie takie same karty, wyższa jest ta zagrana wcześniej.
@@ -220,7 +220,10 @@ first-trick-off-suit-as-other-tricks = Pierwszą lewę rozgrywa się tak samo ja
 first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę: do koloru, jeśli może, a jeśli nie, dowolną. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart. W tej lewie gracze nie muszą czekać na swoją kolej; przy stole sędziego gra się jednak po kolei.
 first-trick-void-plays-any = W pierwszej lewie gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę.
 first-trick-void-plays-highest = W pierwszej lewie gracz, który nie może dołożyć do koloru, musi zagrać jedną ze swoich najwyższych kart, w dowolnym kolorze.
-first-trick-next-leader-as-other-tricks = O tym, kto wychodzi do drugiej lewy, decydują te same zasady co po każdej innej lewie.
+first-trick-next-leader-as-other-tricks = { $discarded ->
+     [yes] O tym, kto wychodzi do drugiej lewy, decydują zasady dla czystej lewy, nawet jeśli w pierwszej lewie są karty w innych kolorach.
+    *[no] O tym, kto wychodzi do drugiej lewy, decydują te same zasady co po każdej innej lewie.
+  }
 first-trick-next-leader-first-leader = Gracz, który wyszedł do pierwszej lewy, wychodzi także do drugiej.
 
 ## Dokładanie do koloru.
@@ -235,9 +238,9 @@ rule-trick-clean = { $waste ->
    *[no] Jeśli wszyscy dołożą do koloru, lewa jest czysta: wygrywa ją najwyższa karta w kolorze wyjścia, a zwycięzca odkłada jej karty zakryte poza grę: do końca rozdania nie biorą już w niej udziału.
   }
 off-suit-play-pickup = Gracz, który nie może dołożyć do koloru, nie zagrywa żadnej karty. Zamiast tego podnosi karty zagrane dotąd do lewy i bierze je do ręki. Na tym lewa się kończy.
-off-suit-play-discard = Gracz, który nie może dołożyć do koloru, zrzuca dowolną kartę. Zrzutka nigdy nie wygrywa lewy, a gra toczy się dalej.
-off-suit-play-tochoo = Gracz, który nie może dołożyć do koloru, zagrywa dowolną inną kartę: to tochoo, zwane też thulla. Tochoo od razu kończy lewę; kolejni gracze już do niej nie dokładają.
-off-suit-play-tochoo-plays-on = Gracz, który nie może dołożyć do koloru, zagrywa dowolną inną kartę: to tochoo, zwane też thulla. Lewa toczy się jednak dalej i wszyscy do niej zagrywają. Lewę, w której padło tochoo, na końcu się podnosi; lewa bez tochoo jest czysta.
+off-suit-play-discard = Gracz, który nie może dołożyć do koloru, zrzuca dowolną kartę. Zrzutka nigdy nie wygrywa lewy, która toczy się dalej: kolejni gracze nadal do niej zagrywają.
+off-suit-play-tochoo = Gracz, który nie może dołożyć do koloru, zagrywa dowolną kartę w innym kolorze: to tochoo, zwane też „thulla”. Tochoo od razu kończy lewę; kolejni gracze nie zagrywają już do niej żadnej karty.
+off-suit-play-tochoo-plays-on = Gracz, który nie może dołożyć do koloru, zagrywa dowolną kartę w innym kolorze: to tochoo, zwane też „thulla”. Lewa toczy się jednak dalej i wszyscy do niej zagrywają. Lewę, w której padło tochoo, na końcu się podnosi; lewa bez tochoo jest czysta.
 off-suit-tochoo-picked-up-by-highest-of-led = Po tochoo gracz, który zagrał najwyższą kartę w kolorze wyjścia, podnosi wszystkie karty lewy, razem z tochoo.
 off-suit-tochoo-picked-up-by-tochoo-player = Po tochoo wszystkie karty lewy, razem z tochoo, podnosi gracz, który je zagrał (jeśli tochoo było kilka, to ten, kto zagrał pierwsze).
 off-suit-pickup-takes-trick = Podnoszący bierze tylko karty tej lewy.
@@ -263,11 +266,17 @@ out-of-turn-pickup-penalty = Gracz, który zagra poza kolejnością albo dołoż
 
 ## Kto wychodzi do następnej lewy.
 
-next-leader-after-complete-trick-highest = { $power ->
-    [yes] Po czystej lewie gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
-   *[no] Czystą lewę wygrywa gracz, który zagrał najwyższą kartę w kolorze wyjścia, i to on wychodzi do następnej lewy.
+next-leader-after-complete-trick-highest = { $trick ->
+     [every] Po każdej lewie do następnej lewy wychodzi gracz, który zagrał najwyższą kartę w kolorze wyjścia.
+    *[clean] { $power ->
+        [yes] Po czystej lewie gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
+       *[no] Czystą lewę wygrywa gracz, który zagrał najwyższą kartę w kolorze wyjścia, i to on wychodzi do następnej lewy.
+      }
   }
-next-leader-after-complete-trick-lowest = Po czystej lewie do następnej lewy wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
+next-leader-after-complete-trick-lowest = { $trick ->
+     [every] Po każdej lewie do następnej lewy wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
+    *[clean] Po czystej lewie do następnej lewy wychodzi gracz, który zagrał najniższą kartę w kolorze wyjścia.
+  }
 next-leader-after-pickup-picker = Po lewie, którą ktoś podniósł, do następnej wychodzi ten, kto ją podniósł.
 next-leader-after-pickup-highest = { $power ->
     [yes] Po lewie, którą ktoś podniósł, gracz, który zagrał najwyższą kartę w kolorze wyjścia, ma moc i wychodzi do następnej lewy.
@@ -295,12 +304,12 @@ rule-same-trick-out = Jeśli kilku graczy pozbędzie się kart w tej samej lewie
 end-two-left-pickup-loses-true = Gdy zostaje dwóch graczy, lewa, którą trzeba podnieść, kończy rozdanie: Bhabhi zostaje ten, kto musi ją podnieść.
 end-two-left-pickup-loses-false = Gdy zostaje dwóch graczy, samo podniesienie lewy nie kończy rozdania; gra toczy się dalej.
 end-two-left-tochoo-wins-true = Gdy zostaje dwóch graczy, tochoo od razu kończy rozdanie: kto je zagrał, jest bezpieczny, a drugi gracz zostaje Bhabhi.
-end-two-left-tochoo-wins-false = Gdy zostaje dwóch graczy, tochoo działa tak samo jak przez całą grę.
-end-shootout-none = Gdy zostaje dwóch graczy, nie ma pojedynku: gra toczy się jak dotąd.
+end-two-left-tochoo-wins-false = Gdy zostaje dwóch graczy, tochoo działa tak samo jak wcześniej.
+end-shootout-none = Gdy zostaje dwóch graczy, nie gra się pojedynku (w którym wyjście kartą dobraną ze stosu, do której przeciwnik nie może dołożyć, od razu kończy rozdanie): gra toczy się jak dotąd.
 end-shootout-after-waste-draw = Pojedynek: gdy zostaje dwóch graczy, a ty wyjdziesz kartą, którą właśnie dobrałeś, i drugi gracz nie może dołożyć do koloru, rozdanie od razu się kończy. Ty zostajesz Bhabhi, a drugi gracz jest bezpieczny.
 end-shootout-any-last-card = Pojedynek: gdy zostaje dwóch graczy, a ty wyjdziesz swoją ostatnią kartą i drugi gracz nie może dołożyć do koloru, rozdanie od razu się kończy. Ty zostajesz Bhabhi, a drugi gracz jest bezpieczny.
 end-two-left-power-escapes-true = Gdy zostaje dwóch graczy, gracz, którego ostatnia karta wygra czystą lewę, ucieka od razu, bez dobierania, a drugi gracz zostaje Bhabhi.
-end-two-left-power-escapes-false = Gdy zostaje dwóch graczy, moc działa tak samo jak przez całą grę.
+end-two-left-power-escapes-false = Gdy zostaje dwóch graczy, moc działa tak samo jak wcześniej: z mocą nadal nie można uciec.
 
 ## Branie cudzej ręki.
 
@@ -411,7 +420,7 @@ glossary-thulla = Inna nazwa tochoo, karty nie do koloru, która kończy lewę; 
     .term = Thulla
 glossary-tochoo = Karta nie do koloru, zagrana przez gracza, który nie może dołożyć do koloru. W Bhabho od razu kończy lewę, którą trzeba wtedy podnieść.
     .term = Tochoo
-glossary-bhabho = Odmiana gry z mocą: dopóki masz wyjście, nie możesz uciec, a wolno ci wziąć karty sąsiada.
+glossary-bhabho = Odmiana gry, w której liczy się moc: dopóki masz moc, czyli wychodzisz do następnej lewy, nie możesz uciec; wolno też wziąć wszystkie karty sąsiada z lewej.
     .term = Bhabho
 glossary-laad = Inna nazwa Bhabho.
     .term = Laad
@@ -435,8 +444,9 @@ example-trick = Przykład ({ $case }, { $players ->
   }): { $plays }.
 example-play = miejsce { $seat } { rank-short }{ $symbol }
 example-clean = Wszyscy dołożyli do koloru, a miejsce { $seat } zagrało najwyższą kartę.
-example-off-suit = Miejsce { $seat } nie mogło dołożyć do koloru i zagrało inną kartę.
-example-highest = Miejsce { $seat } zagrało najwyższą kartę.
+example-off-suit = Miejsce { $seat } nie mogło dołożyć do koloru i zagrało kartę w innym kolorze.
+example-highest = Miejsce { $seat } zagrało najwyższą kartę w kolorze wyjścia.
+example-trump-highest = Miejsce { $seat } zagrało najwyższy atut.
 example-tochoo = Miejsce { $seat } nie mogło dołożyć do koloru i zagrało tochoo, które kończy lewę.
 example-cannot-follow = Miejsce { $seat } nie może dołożyć do koloru.
 example-picks-up = Miejsce { $seat } podnosi { $count ->
@@ -445,7 +455,7 @@ example-picks-up = Miejsce { $seat } podnosi { $count ->
     [many] { $count } kart
    *[other] { $count } karty
   }.
-example-out = Miejsce { $seat } nie ma już kart i jest poza rozdaniem.
+example-out = Miejsce { $seat } nie ma już kart i ucieka.
 example-leads = Miejsce { $seat } wychodzi do następnej lewy.
 example-bhabhi = Miejsce { $seat } jest Bhabhi.
 
@@ -471,7 +481,7 @@ clause-C8 = Jeśli wszyscy dołożyli do koloru, lewę wygrywa najwyższa karta 
     .title = Czysta lewa
 clause-C9 = Gracz, który po zakończeniu lewy nie ma już kart w ręce, ucieka: jest bezpieczny i do końca rozdania nie bierze udziału w grze.
     .title = Ucieczka
-clause-C10 = Rozdanie kończy się, gdy karty ma już tylko jeden gracz. Ten gracz zostaje Bhabhi i przegrywa rozdanie; wszyscy pozostali je wygrali.
+clause-C10 = Rozdanie kończy się, gdy karty ma już tylko jeden gracz. Ten gracz zostaje Bhabhi i przegrywa rozdanie; wszyscy pozostali je wygrywają.
     .title = Koniec rozdania
 clause-C11 = Jeśli dwóch graczy pozbędzie się kart w tej samej lewie, obaj są bezpieczni.
     .title = Ucieczka w tej samej lewie
