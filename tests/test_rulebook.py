@@ -296,6 +296,29 @@ def test_a_variant_that_keeps_its_base_description_does_not_print_it(tmp_path: P
     }
 
 
+def test_with_x2_nothing_more_is_said_of_two_left() -> None:
+    """X2 ends the hand at the pickup with two left: no "a tochoo counts as at any other
+    time" nor "there is no shootout" beside it."""
+    book = build(ruleset_with({"end.two_left_pickup_loses": True}))
+    said = {s.message_id for s in book.sentences()}
+    assert "end-two-left-pickup-loses-true" in said
+    assert not said & {"end-two-left-tochoo-wins-false", "end-shootout-none"}
+
+
+def test_a_trick_ended_by_a_house_rule_is_no_worked_example() -> None:
+    """The shootout (H17) and X2 end a hand on a trick the example could not explain."""
+    for section in build(*with_base("pagat-getaway")).sections:
+        for sentence in section.sentences:
+            if sentence.example is not None:
+                assert "shootout" not in sentence.example.case
+
+
+def test_donkey_differs_from_bhabho_by_its_trump() -> None:
+    """X5: the sentence of a trump beating the suit led is among the differences."""
+    first = build(*with_base("donkey")).sections[0]
+    assert "rule-trump-beats" in {s.message_id for s in first.sentences}
+
+
 def test_a_complete_trick_won_by_a_trump_says_so() -> None:
     """X5/H12: in a played-out trick the high card may be a trump of another suit."""
     plays = (Play(0, CardName("K", "H")), Play(1, CardName("2", "S")), Play(2, CardName("A", "H")))
@@ -422,6 +445,35 @@ def _english(ruleset: Ruleset, message_id: str) -> str:
             "counts as a clean trick",
             "any other trick",
         ),
+        # B8: the winner of the last trick cannot get away, so the last players never all
+        # go out together (C11); where the waste pile being empty lets them out, they can.
+        ("bhabho", {}, "end-all-out-together-no-bhabhi", "cannot all go out", "If the last"),
+        (
+            "bhabho",
+            {"next_leader.if_waste_empty": "goes_out"},
+            "end-all-out-together-no-bhabhi",
+            "If the last players all go out",
+            "cannot",
+        ),
+        # Two left, play goes on, except where the shootout (H17) ends the hand.
+        (
+            "bhabho",
+            {"end.shootout": "after_waste_draw"},
+            "end-two-left-tochoo-wins-false",
+            "except in the shootout",
+            "{",
+        ),
+        ("bhabho", {}, "end-two-left-tochoo-wins-false", "at any other time.", "shootout"),
+        # X1: only the leader takes, and the power starts at the second trick (B3).
+        (
+            "bhabho",
+            {"take_hand.when": "leader_before_trick"},
+            "take-hand-when-leader-before-trick",
+            "Only the player about to lead",
+            "power",
+        ),
+        # X5: a trump outranks the highest card of the suit led wherever that decides.
+        ("bhabho", {"trump": "first_off_suit_card"}, "rule-trump-high", "highest trump", "{"),
         # B1: nobody need wait for their turn on the first trick; the referee takes turns.
         ("bhabho", {}, "first-trick-off-suit-discard", "without waiting for their turn", "{"),
     ],

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from referee.rulebook.model import Sentence
 from referee.rulebook.sentences import counted, rule, said, yes_no
-from referee.ruleset.model import OffSuitPlay, Ruleset, TakeHandWhen
+from referee.ruleset.model import (
+    IfLeaderOut,
+    IfWasteEmpty,
+    OffSuitPlay,
+    Ruleset,
+    TakeHandWhen,
+)
 
 
 def end_of_hand(ruleset: Ruleset) -> list[Sentence]:
     """The Bhabhi (C10, C13, V2), and every way a hand is made to end."""
     return [
         rule("bhabhi-loses", ("C10", "C13")),
-        said(ruleset, "end.all_out_together"),
+        said(ruleset, "end.all_out_together", never=yes_no(_power_keeps_the_last_in(ruleset))),
         said(ruleset, "end.at_dead_position"),
         counted(ruleset, "end.max_tricks"),
         said(ruleset, "end.at_max_tricks"),
@@ -42,3 +48,15 @@ def table(ruleset: Ruleset) -> list[Sentence]:
         counted(ruleset, "timeout_bot_after"),
         said(ruleset, "hand_sizes"),
     ]
+
+
+def _power_keeps_the_last_in(ruleset: Ruleset) -> bool:
+    """B8: the last players never all go out on one trick, since its winner cannot get
+    away (even from an empty waste pile, when the trick is drawn from) and, with everyone
+    else out, is the Bhabhi holding no card; H19 lets the winner of two escape."""
+    leader = ruleset.next_leader
+    return (
+        leader.if_out is IfLeaderOut.DRAWS_FROM_WASTE
+        and leader.if_waste_empty is IfWasteEmpty.DRAWS_FROM_TRICK
+        and not ruleset.end.two_left_power_escapes
+    )

@@ -112,7 +112,7 @@ def _recorded_tricks(
         card = _card(step.get("action"))
         if card is not None:
             plays.append(Play(int(step["seat"]), card))
-        plain = plain and all(e.get("kind") in SHOWN_EVENTS for e in events)
+        plain = plain and all(_plain(e) for e in events)
         ended = [e for e in events if e.get("kind") == "trick_ended"]
         if not ended:
             continue
@@ -122,6 +122,14 @@ def _recorded_tricks(
         known_start = True
         next_trick = trick + 1
         plays, plain = [], True
+
+
+def _plain(event: Mapping[str, Any]) -> bool:
+    """An event a plain trick shows; a player out by a house rule's ending (the shootout,
+    H17; two left, X2, H18) is not shown, since the example would not say why."""
+    if event.get("kind") == "player_out":
+        return event.get("how") == "emptied"
+    return event.get("kind") in SHOWN_EVENTS
 
 
 def _card(action: object) -> CardName | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.rulebook.model import Sentence, SuitName
 from referee.rulebook.sentences import (
     has_the_power,
@@ -44,7 +46,9 @@ def following(ruleset: Ruleset) -> list[Sentence]:
     else:
         sentences.append(said(ruleset, "trump"))
     if ruleset.trump is not Trump.NONE:
-        sentences.append(rule("trump-beats", _trump_clauses(ruleset)))
+        beats = rule("trump-beats", _trump_clauses(ruleset))
+        sentences.append(replace(beats, options=("trump",)))  # a variant's change (X5)
+        sentences.append(rule("trump-high", _trump_clauses(ruleset)))
     sentences.append(said(ruleset, "illegal_play"))
     if ruleset.illegal_play is IllegalPlay.CHALLENGE:
         sentences.append(said(ruleset, "false_tochoo_penalty"))
@@ -81,11 +85,16 @@ def getting_out(ruleset: Ruleset) -> list[Sentence]:
     )
     end = ruleset.end
     sentences = [rule("going-out", ("C9",)), rule("same-trick-out", ("C11",))]
+    # "Play goes on" with two left, except where the shootout (H17) ends the hand; and
+    # nothing more to say of the tochoo or a shootout where X2 ends it at the pickup.
+    shootout = yes_no(end.shootout is not Shootout.NONE)
+    pickup_ends = end.two_left_pickup_loses
     if pickups_happen(ruleset):
-        sentences.append(said(ruleset, "end.two_left_pickup_loses"))
-    if ruleset.off_suit.play is OffSuitPlay.TOCHOO or end.two_left_tochoo_wins:
-        sentences.append(said(ruleset, "end.two_left_tochoo_wins"))
-    if draws or end.shootout is not Shootout.NONE:
+        sentences.append(said(ruleset, "end.two_left_pickup_loses", shootout=shootout))
+    tochoo = ruleset.off_suit.play is OffSuitPlay.TOCHOO
+    if (tochoo and not pickup_ends) or end.two_left_tochoo_wins:
+        sentences.append(said(ruleset, "end.two_left_tochoo_wins", shootout=shootout))
+    if (draws and not pickup_ends) or end.shootout is not Shootout.NONE:
         sentences.append(said(ruleset, "end.shootout"))
     if draws or end.two_left_power_escapes:
         sentences.append(said(ruleset, "end.two_left_power_escapes"))

@@ -151,7 +151,7 @@ first-lead-if-absent-player-after-dealer = { $dealt ->
    *[no] Ist { $card-nominative } nicht im Spiel, spielt der Spieler nach dem Geber eine beliebige Karte aus.
   }
 first-trick-off-suit-as-other-tricks = Der erste Stich wird gespielt wie jeder andere.
-first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte: Wer bedienen kann, muss bedienen, wer nicht, spielt eine beliebige Karte. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel. Bei diesem Stich muss eigentlich niemand warten, bis er an der Reihe ist; am Tisch des Schiedsrichters wird trotzdem der Reihe nach gespielt.
+first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte; wer bedienen kann, muss bedienen. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel. Bei diesem Stich muss eigentlich niemand warten, bis er an der Reihe ist; am Tisch des Schiedsrichters wird trotzdem der Reihe nach gespielt.
 first-trick-void-plays-any = Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.
 first-trick-void-plays-highest = Wer im ersten Stich nicht bedienen kann, muss eine seiner höchsten Karten spielen, ganz gleich, welcher Farbe.
 first-trick-next-leader-as-other-tricks = { $discarded ->
@@ -187,6 +187,7 @@ trump-first-off-suit-card = Zu Beginn gibt es keine Trumpffarbe. Die erste Karte
 trump-fixed = Trumpf ist in jeder Runde { $suit }.
 trump-dealer-choice = Vor dem ersten Ausspielen bestimmt der Geber die Trumpffarbe; bis dahin geht nichts weiter.
 rule-trump-beats = Sobald es eine Trumpffarbe gibt, beendet ein Trumpf den Stich nicht, wenn ihn jemand spielt, der nicht bedienen kann: Es wird weitergespielt, und der höchste Trumpf sticht jede Karte der ausgespielten Farbe. Wer ihn gespielt hat, gewinnt den Stich oder nimmt ihn nach einem Tochoo auf.
+rule-trump-high = Wo diese Regeln von der höchsten Karte der ausgespielten Farbe sprechen, geht ein Trumpf im Stich vor: Wer den höchsten Trumpf gespielt hat, gewinnt den Stich oder nimmt ihn auf und spielt an dessen Stelle zum nächsten Stich aus.
 
 ## Karten, die gegen die Regeln gespielt werden.
 
@@ -236,9 +237,15 @@ next-leader-draw-from-chosen = Du suchst dir aus, bei wem du ziehst; ist nur noc
 rule-going-out = Wer am Ende eines Stichs keine Karten mehr hat, scheidet aus: Er ist sicher und spielt in dieser Runde nicht mehr mit.
 rule-same-trick-out = Scheiden mehrere Spieler im selben Stich aus, sind alle sicher.
 end-two-left-pickup-loses-true = Sind nur noch zwei Spieler übrig, beendet ein Stich, der aufgenommen werden muss, die Runde: Wer ihn aufnehmen müsste, ist die Bhabhi.
-end-two-left-pickup-loses-false = Sind nur noch zwei Spieler übrig, beendet ein aufgenommener Stich die Runde nicht von selbst; es wird weitergespielt.
+end-two-left-pickup-loses-false = { $shootout ->
+    [yes] Sind nur noch zwei Spieler übrig, beendet ein aufgenommener Stich die Runde nicht von selbst; es wird weitergespielt, außer im Duell unten.
+   *[no] Sind nur noch zwei Spieler übrig, beendet ein aufgenommener Stich die Runde nicht von selbst; es wird weitergespielt.
+  }
 end-two-left-tochoo-wins-true = Sind nur noch zwei Spieler übrig, beendet ein Tochoo die Runde sofort: Wer ihn gespielt hat, ist sicher, und der andere ist die Bhabhi.
-end-two-left-tochoo-wins-false = Auch wenn nur noch zwei Spieler übrig sind, zählt ein Tochoo wie sonst.
+end-two-left-tochoo-wins-false = { $shootout ->
+    [yes] Auch wenn nur noch zwei Spieler übrig sind, zählt ein Tochoo wie sonst, außer im Duell unten.
+   *[no] Auch wenn nur noch zwei Spieler übrig sind, zählt ein Tochoo wie sonst.
+  }
 end-shootout-none = Zu zweit gibt es kein Duell (Shootout): Es wird weitergespielt wie bisher.
 end-shootout-after-waste-draw = Das Duell (Shootout): Sind nur noch zwei Spieler übrig und spielst du eine gerade gezogene Karte aus, die der andere nicht bedienen kann, endet die Runde sofort. Du bist die Bhabhi, und der andere ist sicher.
 end-shootout-any-last-card = Das Duell (Shootout): Sind nur noch zwei Spieler übrig und spielst du deine letzte Karte aus, die der andere nicht bedienen kann, endet die Runde sofort. Du bist die Bhabhi, und der andere ist sicher.
@@ -249,7 +256,7 @@ end-two-left-power-escapes-false = Auch wenn nur noch zwei Spieler übrig sind, 
 
 take-hand-when-never = Niemand darf die Karten eines anderen Spielers nehmen.
 take-hand-when-before-any-trick = Vor jedem Stich darf jeder, der noch Karten hat, das ganze Blatt eines anderen Spielers zu seinen eigenen Karten nehmen. Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
-take-hand-when-leader-before-trick = Nur wer gleich ausspielt und damit die Macht hat, darf das ganze Blatt eines anderen Spielers nehmen, und zwar unmittelbar vor dem Ausspielen. Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
+take-hand-when-leader-before-trick = Nur wer gleich ausspielt, darf das ganze Blatt eines anderen Spielers nehmen, und zwar unmittelbar vor dem Ausspielen. Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
 take-hand-when-after-neighbour-tochoo = Zwingt dich ein Nachbar mit seinem Tochoo zum Aufnehmen, schuldet er dir sein Blatt: Vor dem nächsten Stich, und nur dann, darfst du sein ganzes Blatt zu deinen Karten nehmen. Wird die Schuld vor diesem Stich nicht eingefordert, verfällt sie. Der Spieler, dessen Karten genommen wurden, ist entkommen und kann nicht mehr verlieren.
 take-hand-from-left = Du nimmst die Karten des Spielers direkt links von dir oder, falls er schon ausgeschieden ist, die des nächsten Spielers im Uhrzeigersinn, der noch Karten hat.
 take-hand-from-right = Du nimmst die Karten des Spielers direkt rechts von dir oder, falls er schon ausgeschieden ist, die des nächsten Spielers gegen den Uhrzeigersinn, der noch Karten hat.
@@ -271,9 +278,18 @@ take-hand-with-two-left-false = Sind nur noch zwei Spieler übrig, darf kein Bla
 ## Das Ende einer Runde. $count: eine Zahl von Stichen.
 
 rule-bhabhi-loses = Sind alle bis auf einen ausgeschieden, ist der Letzte, der noch Karten hält, die Bhabhi und verliert die Runde. Alle anderen gewinnen sie; Punkte für Karten gibt es nicht.
-end-all-out-together-no-bhabhi = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, gibt es keine Bhabhi: Die Runde hat keinen Verlierer.
-end-all-out-together-last-to-play = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer von ihnen als Letzter eine Karte gespielt hat.
-end-all-out-together-trick-winner = Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer die höchste Karte der ausgespielten Farbe gespielt hat.
+end-all-out-together-no-bhabhi = { $never ->
+    [yes] Die letzten Spieler können nicht alle im selben Stich ausscheiden: Wer ihn gewinnt, hat die Macht und kann nicht entkommen; sind alle anderen draußen, ist er die Bhabhi, auch ohne eine Karte in der Hand. (Die Regel für eine Runde, in der niemand mehr Karten hält, dass es keine Bhabhi gibt, kommt deshalb nie zur Anwendung.)
+   *[no] Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, gibt es keine Bhabhi: Die Runde hat keinen Verlierer.
+  }
+end-all-out-together-last-to-play = { $never ->
+    [yes] Die letzten Spieler können nicht alle im selben Stich ausscheiden: Wer ihn gewinnt, hat die Macht und kann nicht entkommen; sind alle anderen draußen, ist er die Bhabhi, auch ohne eine Karte in der Hand. (Die Regel für eine Runde, in der niemand mehr Karten hält, dass die Bhabhi ist, wer als Letzter eine Karte gespielt hat, kommt deshalb nie zur Anwendung.)
+   *[no] Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer von ihnen als Letzter eine Karte gespielt hat.
+  }
+end-all-out-together-trick-winner = { $never ->
+    [yes] Die letzten Spieler können nicht alle im selben Stich ausscheiden: Wer ihn gewinnt, hat die Macht und kann nicht entkommen; sind alle anderen draußen, ist er die Bhabhi, auch ohne eine Karte in der Hand. (Die Regel für eine Runde, in der niemand mehr Karten hält, dass die Bhabhi ist, wer die höchste Karte der ausgespielten Farbe gespielt hat, kommt deshalb nie zur Anwendung.)
+   *[no] Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer die höchste Karte der ausgespielten Farbe gespielt hat.
+  }
 end-at-dead-position-no-bhabhi = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort ohne Bhabhi.
 end-at-dead-position-most-cards = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort: Wer die meisten Karten hält, ist die Bhabhi (halten mehrere gleich viele, ist es niemand).
 end-at-dead-position-play-on = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Sie wird trotzdem weitergespielt, bis zur Grenze, die unten steht.

@@ -130,7 +130,7 @@ first-lead-if-absent-player-after-dealer = { $dealt ->
    *[no] If { $card } is not in play, the player after the dealer leads any card.
   }
 first-trick-off-suit-as-other-tricks = The first trick is played like any other.
-first-trick-off-suit-discard = On the first trick everybody plays one card: follow suit if you can, otherwise play any card. Nothing ends the first trick early, nobody picks it up, and all its cards go face down to start the waste pile. The rules let players play to this trick without waiting for their turn; at the referee's table they still play in turn.
+first-trick-off-suit-discard = On the first trick everybody plays one card, following suit if they can. Nothing ends the first trick early, nobody picks it up, and all its cards go face down to start the waste pile. The rules let players play to this trick without waiting for their turn; at the referee's table they still play in turn.
 first-trick-void-plays-any = On the first trick, a player who cannot follow suit may play any card.
 first-trick-void-plays-highest = On the first trick, a player who cannot follow suit must play one of their highest cards, of any suit.
 first-trick-next-leader-as-other-tricks = { $discarded ->
@@ -166,6 +166,7 @@ trump-first-off-suit-card = There is no trump suit at first. The first card play
 trump-fixed = Trumps are { $suit }, in every hand.
 trump-dealer-choice = Before the first lead, the dealer names the trump suit; nothing else happens until they have.
 rule-trump-beats = Once there is a trump suit, a trump played by a player who cannot follow suit does not end the trick: play goes on, and the highest trump beats every card of the suit led. It wins the trick, or picks it up after a tochoo.
+rule-trump-high = Wherever these rules speak of the highest card of the suit led, a trump in the trick comes first: the player of the highest trump wins the trick, or picks it up, and leads the next one in their place.
 
 ## Cards played against the rules.
 
@@ -215,9 +216,15 @@ next-leader-draw-from-chosen = You choose whom to draw from; with only one other
 rule-going-out = A player whose hand is empty at the end of a trick is out: they are safe and take no further part in the hand.
 rule-same-trick-out = Players who go out on the same trick are all safe.
 end-two-left-pickup-loses-true = With two players left, a trick that has to be picked up ends the hand: the player who must pick it up is the Bhabhi.
-end-two-left-pickup-loses-false = With two players left, a trick that is picked up does not end the hand by itself; play goes on.
+end-two-left-pickup-loses-false = { $shootout ->
+    [yes] With two players left, a trick that is picked up does not end the hand by itself; play goes on, except in the shootout below.
+   *[no] With two players left, a trick that is picked up does not end the hand by itself; play goes on.
+  }
 end-two-left-tochoo-wins-true = With two players left, a tochoo ends the hand at once: the player of the tochoo is safe and the other player is the Bhabhi.
-end-two-left-tochoo-wins-false = With two players left, a tochoo counts as at any other time.
+end-two-left-tochoo-wins-false = { $shootout ->
+    [yes] With two players left, a tochoo counts as at any other time, except in the shootout below.
+   *[no] With two players left, a tochoo counts as at any other time.
+  }
 end-shootout-none = With two players left there is no shootout: play goes on as before.
 end-shootout-after-waste-draw = The shootout: with two players left, if you lead the card you have just drawn and the other player cannot follow suit, the hand ends at once. You are the Bhabhi and the other player is safe.
 end-shootout-any-last-card = The shootout: with two players left, if you lead your last card and the other player cannot follow suit, the hand ends at once. You are the Bhabhi and the other player is safe.
@@ -228,7 +235,7 @@ end-two-left-power-escapes-false = With two players left, the power works as at 
 
 take-hand-when-never = Nobody may take another player's hand.
 take-hand-when-before-any-trick = Before any trick, any player who still has cards may take another player's whole hand into their own. The player whose cards are taken has got away and cannot lose.
-take-hand-when-leader-before-trick = Only the player about to lead, who has the power, may take another player's whole hand, just before leading. The player whose cards are taken has got away and cannot lose.
+take-hand-when-leader-before-trick = Only the player about to lead may take another player's whole hand, just before leading. The player whose cards are taken has got away and cannot lose.
 take-hand-when-after-neighbour-tochoo = A neighbour who makes you pick up with their tochoo owes you their hand: before the next trick, and only then, you may take their whole hand into yours. A debt not claimed before that trick lapses. The player whose cards are taken has got away and cannot lose.
 take-hand-from-left = You take from the player on your immediate left, or, if they are out, from the next player clockwise who still has cards.
 take-hand-from-right = You take from the player on your immediate right, or, if they are out, from the next player counterclockwise who still has cards.
@@ -250,9 +257,18 @@ take-hand-with-two-left-false = Once only two players are left, no hand may be t
 ## The end of a hand. $count: a number of tricks.
 
 rule-bhabhi-loses = When all players but one are out, the one still holding cards is the Bhabhi and loses the hand. Everyone else wins it; cards do not score points.
-end-all-out-together-no-bhabhi = If the last players all go out on the same trick, so that nobody is left holding cards, nobody is the Bhabhi: the hand has no loser.
-end-all-out-together-last-to-play = If the last players all go out on the same trick, so that nobody is left holding cards, the last of them to play a card is the Bhabhi.
-end-all-out-together-trick-winner = If the last players all go out on the same trick, so that nobody is left holding cards, the player of the highest card of the suit led is the Bhabhi.
+end-all-out-together-no-bhabhi = { $never ->
+    [yes] The last players cannot all go out on the same trick: whoever wins it has the power and cannot get away, so with everyone else out they are the Bhabhi, even holding no card. (The rule for a hand in which nobody is left holding cards, that nobody is the Bhabhi, therefore never comes into play.)
+   *[no] If the last players all go out on the same trick, so that nobody is left holding cards, nobody is the Bhabhi: the hand has no loser.
+  }
+end-all-out-together-last-to-play = { $never ->
+    [yes] The last players cannot all go out on the same trick: whoever wins it has the power and cannot get away, so with everyone else out they are the Bhabhi, even holding no card. (The rule for a hand in which nobody is left holding cards, that the last of them to play a card is the Bhabhi, therefore never comes into play.)
+   *[no] If the last players all go out on the same trick, so that nobody is left holding cards, the last of them to play a card is the Bhabhi.
+  }
+end-all-out-together-trick-winner = { $never ->
+    [yes] The last players cannot all go out on the same trick: whoever wins it has the power and cannot get away, so with everyone else out they are the Bhabhi, even holding no card. (The rule for a hand in which nobody is left holding cards, that the player of the highest card of the suit led is the Bhabhi, therefore never comes into play.)
+   *[no] If the last players all go out on the same trick, so that nobody is left holding cards, the player of the highest card of the suit led is the Bhabhi.
+  }
 end-at-dead-position-no-bhabhi = A hand can reach a point where nobody can ever go out again, whatever anyone plays. The referee sees this at the end of a trick, and the hand ends there with no Bhabhi.
 end-at-dead-position-most-cards = A hand can reach a point where nobody can ever go out again, whatever anyone plays. The referee sees this at the end of a trick, and the hand ends there: the player holding the most cards is the Bhabhi (if several tie for most, nobody is).
 end-at-dead-position-play-on = A hand can reach a point where nobody can ever go out again, whatever anyone plays. It is played on all the same, up to the limit below.

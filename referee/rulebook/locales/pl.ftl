@@ -217,7 +217,7 @@ first-lead-if-absent-player-after-dealer = { $dealt ->
    *[no] Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna następny gracz po rozdającym, dowolną kartą.
   }
 first-trick-off-suit-as-other-tricks = Pierwszą lewę rozgrywa się tak samo jak każdą inną.
-first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę: do koloru, jeśli może, a jeśli nie, dowolną. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart. W tej lewie gracze nie muszą czekać na swoją kolej; przy stole sędziego gra się jednak po kolei.
+first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę, do koloru, jeśli może. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart. W tej lewie gracze nie muszą czekać na swoją kolej; przy stole sędziego gra się jednak po kolei.
 first-trick-void-plays-any = W pierwszej lewie gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę.
 first-trick-void-plays-highest = W pierwszej lewie gracz, który nie może dołożyć do koloru, musi zagrać jedną ze swoich najwyższych kart, w dowolnym kolorze.
 first-trick-next-leader-as-other-tricks = { $discarded ->
@@ -253,6 +253,7 @@ trump-first-off-suit-card = Na początku nie ma atutu. Pierwsza karta zagrana pr
 trump-fixed = W każdym rozdaniu atutem jest kolor { $suit }.
 trump-dealer-choice = Przed pierwszym wyjściem rozdający wybiera kolor atutowy; dopóki tego nie zrobi, gra nie rusza.
 rule-trump-beats = Gdy kolor atutowy jest już znany, atut zagrany przez gracza, który nie może dołożyć do koloru, nie kończy lewy: gra toczy się dalej, a najwyższy atut bije każdą kartę w kolorze wyjścia. Kto go zagrał, wygrywa lewę, a jeśli padło tochoo, podnosi ją.
+rule-trump-high = Wszędzie tam, gdzie te zasady mówią o najwyższej karcie w kolorze wyjścia, pierwszeństwo ma atut w lewie: gracz, który zagrał najwyższy atut, wygrywa lewę albo ją podnosi i zamiast tamtego gracza wychodzi do następnej lewy.
 
 ## Karty zagrane wbrew zasadom.
 
@@ -302,9 +303,15 @@ next-leader-draw-from-chosen = Sam wybierasz, od kogo dobierasz; jeśli został 
 rule-going-out = Gracz, który po zakończeniu lewy nie ma już kart w ręce, ucieka: jest bezpieczny i nie bierze dalej udziału w rozdaniu.
 rule-same-trick-out = Jeśli kilku graczy pozbędzie się kart w tej samej lewie, wszyscy oni są bezpieczni.
 end-two-left-pickup-loses-true = Gdy zostaje dwóch graczy, lewa, którą trzeba podnieść, kończy rozdanie: Bhabhi zostaje ten, kto musi ją podnieść.
-end-two-left-pickup-loses-false = Gdy zostaje dwóch graczy, samo podniesienie lewy nie kończy rozdania; gra toczy się dalej.
+end-two-left-pickup-loses-false = { $shootout ->
+    [yes] Gdy zostaje dwóch graczy, samo podniesienie lewy nie kończy rozdania; gra toczy się dalej, z wyjątkiem pojedynku opisanego niżej.
+   *[no] Gdy zostaje dwóch graczy, samo podniesienie lewy nie kończy rozdania; gra toczy się dalej.
+  }
 end-two-left-tochoo-wins-true = Gdy zostaje dwóch graczy, tochoo od razu kończy rozdanie: kto je zagrał, jest bezpieczny, a drugi gracz zostaje Bhabhi.
-end-two-left-tochoo-wins-false = Gdy zostaje dwóch graczy, tochoo działa tak samo jak wcześniej.
+end-two-left-tochoo-wins-false = { $shootout ->
+    [yes] Gdy zostaje dwóch graczy, tochoo działa tak samo jak wcześniej, z wyjątkiem pojedynku opisanego niżej.
+   *[no] Gdy zostaje dwóch graczy, tochoo działa tak samo jak wcześniej.
+  }
 end-shootout-none = Gdy zostaje dwóch graczy, nie gra się pojedynku (w którym wyjście kartą dobraną ze stosu, do której przeciwnik nie może dołożyć, od razu kończy rozdanie): gra toczy się jak dotąd.
 end-shootout-after-waste-draw = Pojedynek: gdy zostaje dwóch graczy, a ty wyjdziesz kartą, którą właśnie dobrałeś, i drugi gracz nie może dołożyć do koloru, rozdanie od razu się kończy. Ty zostajesz Bhabhi, a drugi gracz jest bezpieczny.
 end-shootout-any-last-card = Pojedynek: gdy zostaje dwóch graczy, a ty wyjdziesz swoją ostatnią kartą i drugi gracz nie może dołożyć do koloru, rozdanie od razu się kończy. Ty zostajesz Bhabhi, a drugi gracz jest bezpieczny.
@@ -315,7 +322,7 @@ end-two-left-power-escapes-false = Gdy zostaje dwóch graczy, moc działa tak sa
 
 take-hand-when-never = Nie wolno brać kart innego gracza.
 take-hand-when-before-any-trick = Przed każdą lewą każdy gracz, który ma jeszcze karty, może wziąć do swojej ręki wszystkie karty innego gracza. Gracz, któremu zabrano karty, uciekł i nie może już przegrać.
-take-hand-when-leader-before-trick = Tylko gracz, który ma moc i zaraz wyjdzie do lewy, może tuż przed wyjściem wziąć wszystkie karty innego gracza. Gracz, któremu zabrano karty, uciekł i nie może już przegrać.
+take-hand-when-leader-before-trick = Tylko gracz, który zaraz wyjdzie do lewy, może tuż przed wyjściem wziąć wszystkie karty innego gracza. Gracz, któremu zabrano karty, uciekł i nie może już przegrać.
 take-hand-when-after-neighbour-tochoo = Sąsiad, który swoim tochoo zmusił cię do podniesienia lewy, jest ci winien swoją rękę: przed następną lewą, i tylko wtedy, możesz wziąć wszystkie jego karty do swojej ręki. Dług nieodebrany przed tą lewą przepada. Gracz, któremu zabrano karty, uciekł i nie może już przegrać.
 take-hand-from-left = Bierzesz karty gracza siedzącego bezpośrednio po twojej lewej, a jeśli on już uciekł, to następnego zgodnie z ruchem wskazówek zegara, który ma jeszcze karty.
 take-hand-from-right = Bierzesz karty gracza siedzącego bezpośrednio po twojej prawej, a jeśli on już uciekł, to następnego przeciwnie do ruchu wskazówek zegara, który ma jeszcze karty.
@@ -337,9 +344,18 @@ take-hand-with-two-left-false = Gdy zostaje tylko dwóch graczy, nie wolno już 
 ## Koniec rozdania. $count: a number of tricks.
 
 rule-bhabhi-loses = Gdy uciekną wszyscy gracze oprócz jednego, ten, kto wciąż ma karty, zostaje Bhabhi i przegrywa rozdanie. Wszyscy pozostali je wygrywają; za karty nie liczy się punktów.
-end-all-out-together-no-bhabhi = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, nikt nie jest Bhabhi: rozdanie nie ma przegranego.
-end-all-out-together-last-to-play = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje ten z nich, kto jako ostatni zagrał kartę.
-end-all-out-together-trick-winner = Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje gracz, który zagrał najwyższą kartę w kolorze wyjścia.
+end-all-out-together-no-bhabhi = { $never ->
+    [yes] Ostatni gracze nie mogą pozbyć się kart w tej samej lewie: kto ją wygra, ma moc i nie może uciec, więc gdy wszyscy inni już uciekli, zostaje Bhabhi, nawet bez kart w ręce. (Zasada na wypadek, gdy nikt nie zostanie z kartami, że nikt nie jest Bhabhi, nigdy więc nie ma zastosowania.)
+   *[no] Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, nikt nie jest Bhabhi: rozdanie nie ma przegranego.
+  }
+end-all-out-together-last-to-play = { $never ->
+    [yes] Ostatni gracze nie mogą pozbyć się kart w tej samej lewie: kto ją wygra, ma moc i nie może uciec, więc gdy wszyscy inni już uciekli, zostaje Bhabhi, nawet bez kart w ręce. (Zasada na wypadek, gdy nikt nie zostanie z kartami, że Bhabhi zostaje ten, kto jako ostatni zagrał kartę, nigdy więc nie ma zastosowania.)
+   *[no] Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje ten z nich, kto jako ostatni zagrał kartę.
+  }
+end-all-out-together-trick-winner = { $never ->
+    [yes] Ostatni gracze nie mogą pozbyć się kart w tej samej lewie: kto ją wygra, ma moc i nie może uciec, więc gdy wszyscy inni już uciekli, zostaje Bhabhi, nawet bez kart w ręce. (Zasada na wypadek, gdy nikt nie zostanie z kartami, że Bhabhi zostaje gracz, który zagrał najwyższą kartę w kolorze wyjścia, nigdy więc nie ma zastosowania.)
+   *[no] Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje gracz, który zagrał najwyższą kartę w kolorze wyjścia.
+  }
 end-at-dead-position-no-bhabhi = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie kończy się wtedy bez Bhabhi.
 end-at-dead-position-most-cards = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie się wtedy kończy: Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
 end-at-dead-position-play-on = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Mimo to gra się dalej, aż do limitu podanego niżej.
