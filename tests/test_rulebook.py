@@ -474,6 +474,25 @@ def _english(ruleset: Ruleset, message_id: str) -> str:
         ),
         # X5: a trump outranks the highest card of the suit led wherever that decides.
         ("bhabho", {"trump": "first_off_suit_card"}, "rule-trump-high", "highest trump", "{"),
+        # H26 punishes a card out of turn on B1's first trick too: it can be picked up.
+        (
+            "bhabho",
+            {"out_of_turn": "pickup_penalty"},
+            "first-trick-off-suit-discard",
+            "Unless a penalty below applies",
+            "{",
+        ),
+        # Where the first trick is like the others (H8), a void player's card is a tochoo.
+        (
+            "bhabho",
+            {"first_trick.off_suit": "as_other_tricks"},
+            "first-trick-void-plays-any",
+            "as a tochoo",
+            "may play",
+        ),
+        # X4: with two packs the lead card is there twice; the first pack's copy leads.
+        ("bhabho", {"deck.packs": 2}, "rule-lead-card-first-pack", "first pack", "{"),
+        ("bhabho", {"deck.packs": 2}, "deck-packs", "in the game 2 times", "{"),
         # B1: nobody need wait for their turn on the first trick; the referee takes turns.
         ("bhabho", {}, "first-trick-off-suit-discard", "without waiting for their turn", "{"),
     ],

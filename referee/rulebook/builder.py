@@ -96,6 +96,15 @@ messages (``example-tochoo`` …): under "Following suit", a player who cannot f
 "The end of a hand", the Bhabhi; under "The first trick", the lead card opening it."""
 
 
+SECTION_SUBJECT = {
+    "first-trick": frozenset({"first_lead.leads"}),
+    "following": frozenset({"off_suit.play"}),
+    "leading": frozenset({"next_leader.after_complete_trick", "next_leader.after_pickup"}),
+}
+"""The options of the sentence a section's example goes under first, when a trick fits it:
+a tochoo under the tochoo's own rule (B4) rather than under "follow suit" (C7)."""
+
+
 def with_examples(
     sections: list[Section], cases: tuple[Case, ...], ruleset: Ruleset
 ) -> list[Section]:
@@ -103,7 +112,8 @@ def with_examples(
 
     Of the pairs of a sentence and a trick that shows what the section is about
     (SECTION_SHOWS), of a case that checks one of the sentence's clauses, shown is the
-    trick whose outcome says least besides, then the most focused case (fewest clauses,
+    trick under the sentence of the section's subject (SECTION_SUBJECT), whose outcome says
+    least besides, then the most focused case (fewest clauses,
     then fewest steps, then by name) and its last trick (where a case usually ends up at
     the point it checks); each case once.  "The first trick" shows a first trick only, and
     no other section shows one; a section with no such trick has no example."""
@@ -116,6 +126,7 @@ def with_examples(
         wanted = SECTION_SHOWS[section.key]
         candidates = [
             (
+                not set(sentence.options) & SECTION_SUBJECT.get(section.key, set()),
                 len(example.outcome),
                 len(case.clauses),
                 case.steps,
@@ -133,7 +144,7 @@ def with_examples(
         if not candidates:
             shown.append(section)
             continue
-        *_, name, _, index, example = min(candidates, key=lambda c: c[:6])
+        *_, name, _, index, example = min(candidates, key=lambda c: c[:7])
         used.add(name)
         sentences = list(section.sentences)
         sentences[index] = replace(sentences[index], example=example)

@@ -5,13 +5,15 @@ from __future__ import annotations
 from referee.cards import RANKS, SUITS, card_str, rank_of, suit_of
 from referee.rulebook.clause_ids import clauses_of
 from referee.rulebook.model import CardName, RankList, Sentence, SuitName
-from referee.rulebook.sentences import counted, rule, said, yes_no
+from referee.rulebook.sentences import counted, rule, said, tochoo_game, yes_no
 from referee.ruleset.clauses import ALWAYS
 from referee.ruleset.model import (
     AceRank,
     DealRemainder,
     FirstTrickOffSuit,
+    IllegalPlay,
     OffSuitPlay,
+    OutOfTurn,
     Ruleset,
 )
 
@@ -101,14 +103,15 @@ def first_trick(ruleset: Ruleset) -> list[Sentence]:
             suit=SuitName(card.suit),
             dealt=yes_no(not _lead_card_can_be_out(ruleset)),
         ),
-        said(ruleset, "first_trick.off_suit"),
+        *([rule("lead-card-first-pack", ("X4",), card=card)] if ruleset.deck.packs > 1 else []),
+        said(ruleset, "first_trick.off_suit", penalty=yes_no(_first_trick_penalised(ruleset))),
     ]
-    someone_plays_off_suit = (
-        ruleset.off_suit.play is not OffSuitPlay.PICKUP
-        or ruleset.first_trick.off_suit is FirstTrickOffSuit.DISCARD
-    )
+    discards = ruleset.first_trick.off_suit is FirstTrickOffSuit.DISCARD
+    someone_plays_off_suit = ruleset.off_suit.play is not OffSuitPlay.PICKUP or discards
     if someone_plays_off_suit:
-        sentences.append(said(ruleset, "first_trick.void_plays"))
+        # Where the first trick is like the others (H8), a void player's card is a tochoo.
+        tochoo = tochoo_game(ruleset) and not discards
+        sentences.append(said(ruleset, "first_trick.void_plays", tochoo=yes_no(tochoo)))
     # A first trick played out with other suits in it (B1, X3) is neither clean nor picked
     # up: for the second lead it counts as clean, as the engine plays it.
     discarded = ruleset.first_trick.off_suit is FirstTrickOffSuit.DISCARD
@@ -130,6 +133,15 @@ def _lead_card_clauses(ruleset: Ruleset) -> tuple[str, ...]:
     if written == "2S" and ruleset.deck.ace is AceRank.LOW:
         return ("C6", "V3")
     return ("H7",)
+
+
+def _first_trick_penalised(ruleset: Ruleset) -> bool:
+    """H25, H26: a false tochoo's challenge or a card out of turn is punished on the first
+    trick too, so B1's "nobody picks it up" holds only without them."""
+    return (
+        ruleset.out_of_turn is OutOfTurn.PICKUP_PENALTY
+        or ruleset.illegal_play is not IllegalPlay.REJECT
+    )
 
 
 def _lead_card_can_be_out(ruleset: Ruleset) -> bool:

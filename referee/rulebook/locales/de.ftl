@@ -110,7 +110,7 @@ direction-counterclockwise = Gegeben und gespielt wird gegen den Uhrzeigersinn, 
 
 deck-packs = { $count ->
     [one] Gespielt wird mit einem Kartendeck ohne Joker.
-   *[other] Gespielt wird mit { $count } Kartendecks ohne Joker, die zusammengemischt werden.
+   *[other] Gespielt wird mit { $count } Kartendecks ohne Joker, die zusammengemischt werden; jede Karte ist also { $count }-mal im Spiel.
   } Es gibt vier Farben: Kreuz ♣, Karo ♦, Herz ♥ und Pik ♠.
 deck-ranks-all = Von jeder Farbe sind alle { $count } Karten im Spiel.
 deck-ranks-some = { $count ->
@@ -150,9 +150,16 @@ first-lead-if-absent-player-after-dealer = { $dealt ->
     [yes] Beim Geben wird { $card-nominative } immer mit ausgeteilt. Fehlte diese Karte einmal, würde der Spieler nach dem Geber eine beliebige Karte ausspielen.
    *[no] Ist { $card-nominative } nicht im Spiel, spielt der Spieler nach dem Geber eine beliebige Karte aus.
   }
+rule-lead-card-first-pack = Mit mehreren Decks ist { $card-nominative } mehrfach im Spiel: Nur die Karte aus dem ersten Deck eröffnet den ersten Stich, und der Schiedsrichter, der die Decks unterscheidet, weiß, wer sie hat. Die anderen sind gewöhnliche Karten.
 first-trick-off-suit-as-other-tricks = Der erste Stich wird gespielt wie jeder andere.
-first-trick-off-suit-discard = Zum ersten Stich legt jeder genau eine Karte; wer bedienen kann, muss bedienen. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel. Bei diesem Stich muss eigentlich niemand warten, bis er an der Reihe ist; am Tisch des Schiedsrichters wird trotzdem der Reihe nach gespielt.
-first-trick-void-plays-any = Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.
+first-trick-off-suit-discard = { $penalty ->
+    [yes] Zum ersten Stich legt jeder genau eine Karte; wer bedienen kann, muss bedienen. Greift keine der Strafen unten, beendet nichts den ersten Stich vorzeitig, und niemand nimmt ihn auf: Seine Karten kommen verdeckt beiseite und beginnen den Ablagestapel. Eine Strafe entscheidet auch, wer als Nächster ausspielt. Bei diesem Stich muss eigentlich niemand warten, bis er an der Reihe ist; am Tisch des Schiedsrichters wird aber der Reihe nach gespielt, und eine Karte außer der Reihe wird behandelt wie bei jedem anderen Stich.
+   *[no] Zum ersten Stich legt jeder genau eine Karte; wer bedienen kann, muss bedienen. Nichts beendet den ersten Stich vorzeitig, niemand nimmt ihn auf, und alle seine Karten kommen verdeckt beiseite: Mit ihnen beginnt der Ablagestapel. Bei diesem Stich muss eigentlich niemand warten, bis er an der Reihe ist; am Tisch des Schiedsrichters wird trotzdem der Reihe nach gespielt.
+  }
+first-trick-void-plays-any = { $tochoo ->
+    [yes] Auch im ersten Stich spielt, wer nicht bedienen kann, eine beliebige andere Karte als Tochoo, wie bei jedem anderen Stich.
+   *[no] Wer im ersten Stich nicht bedienen kann, darf eine beliebige Karte spielen.
+  }
 first-trick-void-plays-highest = Wer im ersten Stich nicht bedienen kann, muss eine seiner höchsten Karten spielen, ganz gleich, welcher Farbe.
 first-trick-next-leader-as-other-tricks = { $discarded ->
      [yes] Wer zum zweiten Stich ausspielt, richtet sich nach den Regeln für einen sauberen Stich, auch wenn im ersten Stich Karten anderer Farben liegen.

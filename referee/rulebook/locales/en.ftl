@@ -90,7 +90,7 @@ direction-counterclockwise = The cards are dealt and played counterclockwise, to
 
 deck-packs = { $count ->
     [one] Use one pack of cards without jokers.
-   *[other] Shuffle { $count } packs together, without jokers.
+   *[other] Shuffle { $count } packs together, without jokers, so that every card is in the game { $count } times.
   } There are four suits: clubs ♣, diamonds ♦, hearts ♥ and spades ♠.
 deck-ranks-all = Every suit has all { $count } cards.
 deck-ranks-some = Every suit has only { $count ->
@@ -129,9 +129,16 @@ first-lead-if-absent-player-after-dealer = { $dealt ->
     [yes] Every deal includes { $card }. Were it ever missing, the player after the dealer would lead any card.
    *[no] If { $card } is not in play, the player after the dealer leads any card.
   }
+rule-lead-card-first-pack = With more than one pack, { $card } is in the game more than once: only the copy from the first pack opens the first trick, and the referee, who tells the packs apart, knows who holds it. The other copies are ordinary cards.
 first-trick-off-suit-as-other-tricks = The first trick is played like any other.
-first-trick-off-suit-discard = On the first trick everybody plays one card, following suit if they can. Nothing ends the first trick early, nobody picks it up, and all its cards go face down to start the waste pile. The rules let players play to this trick without waiting for their turn; at the referee's table they still play in turn.
-first-trick-void-plays-any = On the first trick, a player who cannot follow suit may play any card.
+first-trick-off-suit-discard = { $penalty ->
+    [yes] On the first trick everybody plays one card, following suit if they can. Unless a penalty below applies, nothing ends the first trick early and nobody picks it up: its cards go face down to start the waste pile. A penalty also decides who leads next. The rules let players play to this trick without waiting for their turn, but at the referee's table you play in turn, and a card played out of turn is dealt with as on any other trick.
+   *[no] On the first trick everybody plays one card, following suit if they can. Nothing ends the first trick early, nobody picks it up, and all its cards go face down to start the waste pile. The rules let players play to this trick without waiting for their turn; at the referee's table they still play in turn.
+  }
+first-trick-void-plays-any = { $tochoo ->
+    [yes] On the first trick too, a player who cannot follow suit plays any other card as a tochoo, as on any other trick.
+   *[no] On the first trick, a player who cannot follow suit may play any card.
+  }
 first-trick-void-plays-highest = On the first trick, a player who cannot follow suit must play one of their highest cards, of any suit.
 first-trick-next-leader-as-other-tricks = { $discarded ->
      [yes] For who leads the second trick, the first trick counts as a clean trick, even with cards of other suits in it.

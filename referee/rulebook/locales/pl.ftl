@@ -159,9 +159,9 @@ direction-counterclockwise = Karty rozdaje się i zagrywa przeciwnie do ruchu ws
 
 deck-packs = { $count ->
     [one] Gra się jedną talią kart bez jokerów.
-    [few] Tasuje się razem { $count } talie kart, bez jokerów.
-    [many] Tasuje się razem { $count } talii kart, bez jokerów.
-   *[other] Tasuje się razem { $count } talii kart, bez jokerów.
+    [few] Tasuje się razem { $count } talie kart, bez jokerów, więc każda karta występuje w { $count } egzemplarzach.
+    [many] Tasuje się razem { $count } talii kart, bez jokerów, więc każda karta występuje w { $count } egzemplarzach.
+   *[other] Tasuje się razem { $count } talii kart, bez jokerów, więc każda karta występuje w { $count } egzemplarzach.
   } Są cztery kolory: trefl ♣, karo ♦, kier ♥ i pik ♠.
 deck-ranks-all = { $count ->
     [one] W każdym kolorze jest jedna karta.
@@ -216,9 +216,16 @@ first-lead-if-absent-player-after-dealer = { $dealt ->
     [yes] W każdym rozdaniu ktoś dostaje { $card-accusative }. Gdyby tej karty zabrakło, pierwszą lewę zacząłby następny gracz po rozdającym, dowolną kartą.
    *[no] Jeśli nikt nie ma { $card-genitive }, bo ta karta nie bierze udziału w grze, pierwszą lewę zaczyna następny gracz po rozdającym, dowolną kartą.
   }
+rule-lead-card-first-pack = Przy kilku taliach { $card } występuje kilka razy: pierwszą lewę otwiera tylko karta z pierwszej talii, a sędzia, który odróżnia talie, wie, kto ją ma. Pozostałe egzemplarze są zwykłymi kartami.
 first-trick-off-suit-as-other-tricks = Pierwszą lewę rozgrywa się tak samo jak każdą inną.
-first-trick-off-suit-discard = W pierwszej lewie każdy zagrywa jedną kartę, do koloru, jeśli może. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart. W tej lewie gracze nie muszą czekać na swoją kolej; przy stole sędziego gra się jednak po kolei.
-first-trick-void-plays-any = W pierwszej lewie gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę.
+first-trick-off-suit-discard = { $penalty ->
+    [yes] W pierwszej lewie każdy zagrywa jedną kartę, do koloru, jeśli może. Jeśli nie zachodzi żadna z opisanych niżej kar, nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi: jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart. Kara rozstrzyga też, kto wychodzi następny. W tej lewie gracze nie muszą czekać na swoją kolej, ale przy stole sędziego gra się po kolei, a kartę zagraną poza kolejnością traktuje się tak jak w każdej innej lewie.
+   *[no] W pierwszej lewie każdy zagrywa jedną kartę, do koloru, jeśli może. Nic nie kończy pierwszej lewy przed czasem i nikt jej nie podnosi; wszystkie jej karty odkłada się zakryte i tak powstaje stos odrzuconych kart. W tej lewie gracze nie muszą czekać na swoją kolej; przy stole sędziego gra się jednak po kolei.
+  }
+first-trick-void-plays-any = { $tochoo ->
+    [yes] Także w pierwszej lewie gracz, który nie może dołożyć do koloru, zagrywa dowolną kartę w innym kolorze jako tochoo, tak jak w każdej innej lewie.
+   *[no] W pierwszej lewie gracz, który nie może dołożyć do koloru, może zagrać dowolną kartę.
+  }
 first-trick-void-plays-highest = W pierwszej lewie gracz, który nie może dołożyć do koloru, musi zagrać jedną ze swoich najwyższych kart, w dowolnym kolorze.
 first-trick-next-leader-as-other-tricks = { $discarded ->
      [yes] O tym, kto wychodzi do drugiej lewy, decydują zasady dla czystej lewy, nawet jeśli w pierwszej lewie są karty w innych kolorach.
