@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from referee.ruleset.loader import RulesetError, load_ruleset
 from referee.ruleset.problems import Code
-from referee.sim.simulate import BOT_NAMES, format_text, simulate, summary, timing
+from referee.sim.runner import BOT_NAMES
+from referee.sim.simulate import format_text, simulate, summary, timing
 
 if TYPE_CHECKING:
     from referee.cli import Subparsers
