@@ -13,13 +13,14 @@ NamedTuple of numbers, cheap to send back from a worker process.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import pairwise
 from typing import NamedTuple
 
 from referee.engine.components import RuleBook
 from referee.engine.hand import Hand
 from referee.engine.playout import (
     TAKE_HAND_CODE,
+    TRACE_DEAL,
+    TRICK_COMPLETE,
     TRICK_PICKUP,
     TRICK_TOCHOO,
     TraceEntry,
@@ -106,56 +107,50 @@ def _from_playout(
     trace: list[TraceEntry] = []
     result = random_playout(book, players, hand_seed(seed, index), dealer, trace=trace)
     outcome = result.outcome
-    tricks = trace[1:]
-    picked = tochoos = 0
-    for entry in tricks:
-        if entry[1] == TRICK_PICKUP:
-            picked += 1
-        elif entry[1] == TRICK_TOCHOO:
-            tochoos += 1
-    taken = 0
-    if book.take_hand:
-        taken = sum(1 for _, code in result.actions if code == TAKE_HAND_CODE)
-    points = [entry[3] for entry in trace]
-    outs, changes, decisive = course(
-        points, [entry[0] for entry in tricks], [entry[2] for entry in tricks], outcome.bhabhi
-    )
+    picked, tochoos, taken, outs, changes, decisive = course(trace, outcome.bhabhi)
+    actions = result.actions
+    at = len(actions) - 1
+    while at >= 0 and actions[at][1] == TAKE_HAND_CODE:  # B9 takes that ended the hand
+        taken += 1
+        at -= 1
     return HandRecord(
         str(outcome.termination),
         outcome.bhabhi,
         dealer,
         result.tricks,
-        result.action_count,
-        result.action_count - picked - taken,  # P1 pickups and takes play no card
+        len(actions),
+        len(actions) - picked - taken,  # P1 pickups and takes play no card
         result.pickups,
         tochoos,
         len(result.draws),
         taken,
         trace[0][0],
-        tuple(hand.bit_count() for hand in points[0]),
+        tuple(map(int.bit_count, trace[0][3])),
         outs,
         changes,
         decisive,
     )
 
 
-def record_of_hand(hand: Hand, points: Sequence[Sequence[int]]) -> HandRecord:
+_ENDED = {"complete": TRICK_COMPLETE, "pickup": TRICK_PICKUP, "tochoo": TRICK_TOCHOO}
+
+
+def record_of_hand(hand: Hand, points: Sequence[list[int]]) -> HandRecord:
     """The record of a finished ``hand`` (played with ``record=True``), given its points:
     every seat's hand (``Hand.hands``) after the deal and after each trick."""
     assert hand.outcome is not None and hand.events is not None, "a finished, recorded hand"
-    leaders: list[int] = []
-    takes: list[int] = []
-    lead_holder = -1
+    trace: list[TraceEntry] = []
+    leader = lead_holder = -1
     cards = pickups = tochoos = draws = taken = pending = 0
     for event in hand.events:
         if isinstance(event, CardPlayed):
             cards += 1
             if event.role == "lead":
-                leaders.append(event.seat)
+                leader = event.seat
             elif event.role == "tochoo":
                 tochoos += 1
         elif isinstance(event, TrickEnded):
-            takes.append(pending)
+            trace.append((leader, _ENDED.get(event.how, TRICK_PICKUP), pending, []))
             pending = 0
         elif isinstance(event, PickedUp):
             pickups += 1
@@ -166,8 +161,10 @@ def record_of_hand(hand: Hand, points: Sequence[Sequence[int]]) -> HandRecord:
             pending += 1
         elif isinstance(event, HandStarted):
             lead_holder = event.leader
+    entries = [(lead_holder, TRACE_DEAL, 0, list(points[0]))]
+    entries += [(e[0], e[1], e[2], list(p)) for e, p in zip(trace, points[1:], strict=True)]
     outcome = hand.outcome
-    outs, changes, decisive = course(points, leaders, takes, outcome.bhabhi)
+    _, _, _, outs, changes, decisive = course(entries, outcome.bhabhi)
     return HandRecord(
         str(outcome.termination),
         outcome.bhabhi,
@@ -188,35 +185,44 @@ def record_of_hand(hand: Hand, points: Sequence[Sequence[int]]) -> HandRecord:
 
 
 def course(
-    points: Sequence[Sequence[int]],
-    leaders: Sequence[int],
-    takes: Sequence[int],
-    bhabhi: int | None,
-) -> tuple[tuple[int, ...], int, int | None]:
-    """(outs, lead changes, decisiveness point) from a hand's points, the leader of each
-    trick and the hands taken before each trick (``HandRecord`` says what each means).
+    trace: Sequence[TraceEntry], bhabhi: int | None
+) -> tuple[int, int, int, tuple[int, ...], int, int | None]:
+    """From a hand's trace (``random_playout``'s form: the deal, then each trick) and its
+    Bhabhi: (P1 pickups, tochoos, hands taken before a trick, outs, lead changes,
+    decisiveness point); ``HandRecord`` says what the last three mean.
 
     A seat is out once its hand is empty, and never comes back: the seats that went out on
-    trick ``t`` are the empty hands at point ``t + 1`` that were not empty at point ``t``,
-    less the hands taken before the trick (each take empties one hand)."""
+    a trick are the hands empty after it that were not before it, less the hands taken
+    before it (each take empties one hand)."""
+    picked = tochoos = taken = changes = 0
     outs: list[int] = []
-    empty_before = list(points[0]).count(0)
-    for point, taken in zip(points[1:], takes, strict=True):
-        empty = list(point).count(0)
-        went = empty - empty_before - taken
+    empty_before = trace[0][3].count(0)
+    previous = -1
+    for leader, ended, takes, hands in trace[1:]:
+        if ended == TRICK_PICKUP:
+            picked += 1
+        elif ended == TRICK_TOCHOO:
+            tochoos += 1
+        if leader != previous:
+            changes += 1
+            previous = leader
+        taken += takes
+        empty = hands.count(0)
+        went = empty - empty_before - takes
         if went > 0:
             outs.append(went)
         empty_before = empty
-    changes = sum(1 for before, now in pairwise(leaders) if before != now)
+    if changes:
+        changes -= 1  # the first trick's lead is no change
     if bhabhi is None:
-        return tuple(outs), changes, None
-    last = len(points) - 1
+        return picked, tochoos, taken, tuple(outs), changes, None
+    last = len(trace) - 1
     decisive = last
     for at in range(last, -1, -1):
-        sizes = [hand.bit_count() for hand in points[at]]
+        sizes = list(map(int.bit_count, trace[at][3]))
         own = sizes[bhabhi]
         sizes[bhabhi] = -1
         if own <= max(sizes):
             break
         decisive = at
-    return tuple(outs), changes, decisive
+    return picked, tochoos, taken, tuple(outs), changes, decisive

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = load_ruleset(args.rules)
     except RulesetError as exc:
-        return _fail(_first_problem(exc))
+        return _fail(first_problem(exc))
     except OSError as exc:  # pragma: no cover - the loader reports unreadable files itself
         return _fail(f"cannot read {args.rules!r}: {exc.strerror or exc}")
     if args.bots is not None:
@@ -111,7 +111,7 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _first_problem(exc: RulesetError) -> str:
+def first_problem(exc: RulesetError) -> str:
     """The most useful problem on one line (the loader sorts them), and how many follow."""
     if not exc.problems:
         return str(exc)
