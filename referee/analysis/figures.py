@@ -94,12 +94,15 @@ def figures(records: Sequence[HandRecord], players: int, step: int) -> dict[str,
     no_bhabhi = sum(1 for record in records if record.bhabhi is None)
     by_offset = [0] * players
     dealt_at: list[Counter[int]] = [Counter() for _ in range(players)]
-    for record in records:
-        dealer = record.dealer
-        if record.bhabhi is not None:
-            by_offset[((record.bhabhi - dealer) * step) % players] += 1
+    # Hands are grouped by what these figures read of them (few distinct values), so that
+    # a large run costs one pass in C, not a loop over seats per hand.
+    for (dealer, bhabhi, dealt), hands in Counter(
+        (r.dealer, r.bhabhi, r.dealt) for r in records
+    ).items():
+        if bhabhi is not None:
+            by_offset[((bhabhi - dealer) * step) % players] += hands
         for offset in range(players):
-            dealt_at[offset][record.dealt[(dealer + step * offset) % players]] += 1
+            dealt_at[offset][dealt[(dealer + step * offset) % players]] += hands
     rates = [n / count for n in by_offset]
     tested = chi_square_equal(by_offset)
     return {
@@ -148,22 +151,23 @@ def _splits(records: Sequence[HandRecord], players: int) -> dict[str, Any]:
     others_most = [0, 0]
     even = 0
     by_dealt: dict[int, list[int]] = {}
-    for record in records:
-        loser = record.bhabhi
-        holder[1] += 1
-        holder[0] += loser == record.lead_holder
-        top = max(record.dealt)
-        if min(record.dealt) == top:
-            even += 1
+    for (loser, lead_holder, dealt_to), hands in Counter(
+        (r.bhabhi, r.lead_holder, r.dealt) for r in records
+    ).items():
+        holder[1] += hands
+        holder[0] += hands * (loser == lead_holder)
+        top = max(dealt_to)
+        if min(dealt_to) == top:
+            even += hands
         else:
-            for seat, dealt in enumerate(record.dealt):
+            for seat, dealt in enumerate(dealt_to):
                 group = most if dealt == top else others_most
-                group[1] += 1
-                group[0] += loser == seat
-        for seat, dealt in enumerate(record.dealt):
+                group[1] += hands
+                group[0] += hands * (loser == seat)
+        for seat, dealt in enumerate(dealt_to):
             cell = by_dealt.setdefault(dealt, [0, 0])
-            cell[1] += 1
-            cell[0] += loser == seat
+            cell[1] += hands
+            cell[0] += hands * (loser == seat)
     losses = sum(1 for record in records if record.bhabhi is not None)
     others = [losses - holder[0], holder[1] * (players - 1)]
     return {
@@ -234,8 +238,9 @@ def _events(records: Sequence[HandRecord]) -> dict[str, Any]:
             "hands": _round(sum(1 for v in values if v) / count),
         }
     by_count: Counter[int] = Counter()
-    for record in records:
-        by_count.update(record.outs)
+    for outs, hands in Counter(r.outs for r in records).items():
+        for went in outs:
+            by_count[went] += hands
     tricks = sum(r.tricks for r in records)
     went = sum(n * k for k, n in by_count.items())
     out["players_out"] = {
