@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from referee.analysis.report import analyze, format_text
-from referee.ruleset.loader import RulesetError, load_ruleset
-from referee.sim.commands import first_problem
+from referee.sim.commands import load_rules
 from referee.sim.runner import BOT_NAMES, allowed_counts
 
 if TYPE_CHECKING:
@@ -80,12 +79,7 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """The command's handler; returns the exit code."""
     try:
-        rules = load_ruleset(args.ruleset)
-    except RulesetError as exc:
-        return _fail(first_problem(exc))
-    except OSError as exc:  # pragma: no cover - the loader reports unreadable files itself
-        return _fail(f"cannot read {args.ruleset!r}: {exc.strerror or exc}")
-    try:
+        rules = load_rules(args.ruleset)
         counts = player_counts(args.players, allowed_counts(rules), rules.id)
     except ValueError as exc:
         return _fail(str(exc))
