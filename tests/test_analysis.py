@@ -157,6 +157,7 @@ def test_terminal_summary(capsys: pytest.CaptureFixture[str]) -> None:
         (("pickup", "--players", "2"), "ruleset 'pickup' allows 3 to 8 players, not 2"),
         (("pickup", "--players", "7-9"), "ruleset 'pickup' allows 3 to 8 players, not 9"),
         (("pickup", "--players", "4-3"), "the range runs from the smaller count"),
+        (("team", "--players", "4-6"), "ruleset 'team' allows 4, 6 or 8 players, not 5"),
         (("pickup", "--players", "three"), "--players takes N or N-M"),
         (("pickup", "--hands", "0"), "--hands must be at least 1, not 0"),
         (("pickup", "--jobs", "0"), "--jobs must be at least 1, not 0"),

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from referee.analysis.report import analyze, format_text
+from referee.ruleset.model import Ruleset
 from referee.sim.commands import load_rules
-from referee.sim.runner import BOT_NAMES, allowed_counts
+from referee.sim.runner import BOT_NAMES, allowed_counts, players_message
 
 if TYPE_CHECKING:
     from referee.cli import Subparsers
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     """The command's handler; returns the exit code."""
     try:
         rules = load_rules(args.ruleset)
-        counts = player_counts(args.players, allowed_counts(rules), rules.id)
+        counts = player_counts(args.players, rules)
     except ValueError as exc:
         return _fail(str(exc))
     bots = [name.strip() for name in args.bots.split(",")]
@@ -114,10 +115,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def player_counts(text: str | None, allowed: list[int], ruleset: str) -> list[int]:
-    """``--players``: ``N`` or ``N-M`` (every count from N to M the ruleset allows; a count
-    in the range that it does not allow is refused, so that a typo does not pass silently).
-    None: every count the ruleset allows."""
+def player_counts(text: str | None, rules: Ruleset) -> list[int]:
+    """``--players``: ``N`` or ``N-M`` (every count from N to M; one in the range that the
+    ruleset does not allow is refused, so that a typo does not pass silently).  None: every
+    count the ruleset allows."""
+    allowed = allowed_counts(rules)
     if text is None:
         return allowed
     low_text, dash, high_text = text.partition("-")
@@ -130,9 +132,7 @@ def player_counts(text: str | None, allowed: list[int], ruleset: str) -> list[in
         raise ValueError(f"--players {text}: the range runs from the smaller count, {high}-{low}")
     refused = [n for n in range(low, high + 1) if n not in allowed]
     if refused:
-        shown = ", ".join(map(str, refused))
-        span = f"{allowed[0]} to {allowed[-1]}" if allowed else "no number of"
-        raise ValueError(f"ruleset {ruleset!r} allows {span} players, not {shown}")
+        raise ValueError(players_message(rules, refused[0]))
     return list(range(low, high + 1))
 
 
