@@ -57,9 +57,11 @@ run: setup
 # The engine, the referee against a gRPC echo, then 1, 2 and 3 replicas on PostgreSQL
 # (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES), then the
 # conformance suite over gRPC against in process (the whole suite too with
-# BENCH_CONFORMANCE_FULL=1).
+# BENCH_CONFORMANCE_FULL=1). After the engine and the referee, bhabhi analyze beside
+# bhabhi simulate on the same hands (the analysis's speed goal: >= 0.8x).
 bench: setup
 	$(BIN)/python -m bench --referee
+	$(BIN)/python -m bench.analysis
 	$(BIN)/python -m bench.replicas
 	# Code mutation testing of the engine: prints the score (a survivor is reported, not fatal).
 	-$(BIN)/bhabhi conformance mutants --code --sample 48 --seed 1 --jobs 2

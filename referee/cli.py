@@ -31,7 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.conformance.verify_deal",
 )
 """Always present: a failure to import one is a bug and must show."""
-OPTIONAL_COMMAND_MODULES: tuple[str, ...] = ("referee.sim.commands",)
+OPTIONAL_COMMAND_MODULES: tuple[str, ...] = ("referee.sim.commands", "referee.analysis.commands")
 """Written in parallel by other work; skipped while the module does not exist yet."""
 
 

@@ -27,7 +27,8 @@ from referee.engine.session import Session, card_points, rotation_dealer
 from referee.engine.shuffle import deal as shuffle_deal
 from referee.engine.types import EngineError
 from referee.ruleset.model import DealerMoves
-from referee.sim.simulate import dealer_of, simulate
+from referee.sim.runner import dealer_of
+from referee.sim.simulate import simulate
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases" / "house-rules" / "deal"
 H1 = {"remainder": "remove_lowest"}

@@ -18,7 +18,8 @@ from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.sim import commands
 from referee.sim.bots import Bot, HeuristicBot, RandomBot
 from referee.sim.play import bots_rng, play_hand
-from referee.sim.simulate import dealer_of, simulate
+from referee.sim.runner import dealer_of
+from referee.sim.simulate import simulate
 
 TIMING = re.compile(r'"timing": \{[^{}]*\}, ')
 

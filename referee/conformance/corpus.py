@@ -70,7 +70,7 @@ from referee.engine.types import (
 from referee.ruleset.loader import bundled_ruleset_paths, load_ruleset
 from referee.ruleset.model import OffSuitPlay, Ruleset, TakeHandWhen
 from referee.sim.play import play_hand
-from referee.sim.simulate import make_bot
+from referee.sim.runner import make_bot
 
 SEED = "bhabhi/conformance-corpus/v1"
 """Prefix of every seed the corpus uses: change it and every game changes."""

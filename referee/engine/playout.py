@@ -23,6 +23,14 @@ passed in), read only through ``random()``; a choice among ``n`` options takes o
 
 Action codes in ``PlayoutResult.actions``: a card id for playing that card,
 ``PICK_UP_CODE`` and ``TAKE_HAND_CODE``; ``action_of`` turns one into an ``Action``.
+
+The trace (``trace=``, for analyses that need the course of a hand, not only its end): a
+list the caller passes, to which the playout appends one ``TraceEntry`` for the deal and
+then one per finished trick, ``(leader, ended, takes, hands)``: the seat that led (for the
+deal, the first leader by C6), how the trick ended (``TRICK_COMPLETE``, ``TRICK_PICKUP``,
+``TRICK_TOCHOO``; ``TRACE_DEAL`` for the deal), how many hands were taken (B9) before it,
+and a copy of every seat's hand as a bitmask once the trick is settled (after any pickup and
+B8 draw).  Without a list (the default) nothing is built.
 """
 
 from __future__ import annotations
@@ -43,6 +51,14 @@ PICK_UP_CODE = -1
 TAKE_HAND_CODE = -2
 
 _COMPLETE, _PICKUP, _TOCHOO = 0, 1, 2
+TRICK_COMPLETE, TRICK_PICKUP, TRICK_TOCHOO = _COMPLETE, _PICKUP, _TOCHOO
+"""How a trick ended, in a ``TraceEntry``: everyone played (C8, B5, D2), a pickup (P1), a
+tochoo (B4)."""
+TRACE_DEAL = -1
+"""The ``ended`` of the trace's first entry, the position after the deal."""
+
+TraceEntry = tuple[int, int, int, list[int]]
+"""``(leader, ended, takes, hands)``: see the module's docstring."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +109,11 @@ def random_playout(
     dealer: int,
     *,
     rng: random.Random | None = None,
+    trace: list[TraceEntry] | None = None,
 ) -> PlayoutResult:
     """Play one hand with random legal play, dealt from ``seed`` as ``Hand`` deals it.
+
+    ``trace``, when given, receives the deal and every finished trick (module docstring).
 
     Written as one loop over local variables (a call or an attribute lookup per card would
     cost more than the rules themselves); the rare steps (taking a hand, the end of the
@@ -154,6 +173,8 @@ def random_playout(
 
     leader, forced = _first_leader(book, hands, n_seats, dealer)
     first_leader = leader
+    if trace is not None:
+        trace.append((leader, TRACE_DEAL, 0, hands[:]))
     for seat in range(n_seats):
         if not hands[seat]:
             out[seat] = True
@@ -285,7 +306,7 @@ def random_playout(
         # --- the end of the trick: who picks up and leads (C8, P2, B7, V1, V4, B2).
         number = trick_no
         trick_no += 1
-        takes = 0
+        taken, takes = takes, 0
         if how == _COMPLETE:
             next_leader = high_seat if complete_high else low_seat
         else:
@@ -303,6 +324,8 @@ def random_playout(
         if number == 0 and first_leader_leads:
             next_leader = first_leader
         if how != _COMPLETE and two_left_loses and len(order) == 2:  # X2
+            if trace is not None:
+                trace.append((order[0], how, taken, hands[:]))
             other = order[1] if order[0] == picker else order[0]
             out[other] = True
             out_order.append(other)
@@ -317,6 +340,8 @@ def random_playout(
         leaving = [seat for seat in order if not hands[seat] and seat != drawer] if emptied else ()
         if leaving:  # C9, C11
             if len(ring) - len(leaving) <= 1:
+                if trace is not None:
+                    trace.append((order[0], how, taken, hands[:]))
                 staying = [seat for seat in ring if seat not in leaving]
                 if staying:
                     result = (Termination.LAST_PLAYER, staying[0])
@@ -351,6 +376,8 @@ def random_playout(
             draws.append(card)
         if how == _COMPLETE:
             waste |= trick
+        if trace is not None:
+            trace.append((order[0], how, taken, hands[:]))
         if trick_no >= max_tricks or dead_check:
             result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
 

@@ -13,8 +13,10 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from referee.ruleset.loader import RulesetError, load_ruleset
+from referee.ruleset.model import Ruleset
 from referee.ruleset.problems import Code
-from referee.sim.simulate import BOT_NAMES, format_text, simulate, summary, timing
+from referee.sim.runner import BOT_NAMES
+from referee.sim.simulate import format_text, simulate, summary, timing
 
 if TYPE_CHECKING:
     from referee.cli import Subparsers
@@ -69,11 +71,9 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """The command's handler; returns the exit code."""
     try:
-        rules = load_ruleset(args.rules)
-    except RulesetError as exc:
-        return _fail(_first_problem(exc))
-    except OSError as exc:  # pragma: no cover - the loader reports unreadable files itself
-        return _fail(f"cannot read {args.rules!r}: {exc.strerror or exc}")
+        rules = load_rules(args.rules)
+    except ValueError as exc:
+        return _fail(str(exc))
     if args.bots is not None:
         bots = [name.strip() for name in args.bots.split(",")]
         if len(bots) != args.players:
@@ -110,7 +110,18 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _first_problem(exc: RulesetError) -> str:
+def load_rules(reference: str) -> Ruleset:
+    """The bundled ruleset ``reference`` names, or the file at it; a ``ValueError`` whose
+    message is one line (the first problem) when it does not load."""
+    try:
+        return load_ruleset(reference)
+    except RulesetError as exc:
+        raise ValueError(first_problem(exc)) from None
+    except OSError as exc:  # pragma: no cover - the loader reports unreadable files itself
+        raise ValueError(f"cannot read {reference!r}: {exc.strerror or exc}") from None
+
+
+def first_problem(exc: RulesetError) -> str:
     """The most useful problem on one line (the loader sorts them), and how many follow."""
     if not exc.problems:
         return str(exc)

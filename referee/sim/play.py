@@ -19,7 +19,7 @@ order above.  ``bots_rng(seed, index)`` is the generator the simulator uses for 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from referee.engine.hand import Hand
 from referee.engine.shuffle import Seed, seed_bytes
@@ -32,8 +32,17 @@ def bots_rng(seed: Seed, index: int) -> random.Random:
     return random.Random(seed_bytes(seed) + b":" + str(index).encode("ascii") + b":bots")
 
 
-def play_hand(hand: Hand, bots: Sequence[Bot], rng: random.Random) -> Hand:
+def play_hand(
+    hand: Hand,
+    bots: Sequence[Bot],
+    rng: random.Random,
+    *,
+    observe: Callable[[Hand], None] | None = None,
+) -> Hand:
     """Play ``hand`` to its end with ``bots[seat]`` choosing for each seat; returns ``hand``.
+
+    ``observe``, when given, is called with the hand after every action applied (an analysis
+    reads the position it needs, such as the hand sizes at the end of a trick).
 
     Raises ``EngineError`` (an ``IllegalActionError``) if a bot chooses an illegal action,
     and when a bot that must act declines.
@@ -43,15 +52,23 @@ def play_hand(hand: Hand, bots: Sequence[Bot], rng: random.Random) -> Hand:
     while not hand.is_over:
         mover = hand.to_move
         assert mover is not None
-        _offer(hand, bots, mover, rng)
+        _offer(hand, bots, mover, rng, observe)
         if not hand.is_over:
             seat = hand.to_move
             assert seat is not None
             _act(hand, bots, seat, rng)
+            if observe is not None:
+                observe(hand)
     return hand
 
 
-def _offer(hand: Hand, bots: Sequence[Bot], mover: int, rng: random.Random) -> None:
+def _offer(
+    hand: Hand,
+    bots: Sequence[Bot],
+    mover: int,
+    rng: random.Random,
+    observe: Callable[[Hand], None] | None,
+) -> None:
     """Ask every other seat that may act now, once each in play order after ``mover``,
     whether it will (the seat the game waits for at the time of asking is not asked)."""
     if len(hand.seats_to_act()) < 2:
@@ -65,6 +82,8 @@ def _offer(hand: Hand, bots: Sequence[Bot], mover: int, rng: random.Random) -> N
         action = bots[other].choose(hand.view(other), rng)
         if action is not None:
             hand.apply(other, action)
+            if observe is not None:
+                observe(hand)
 
 
 def _act(hand: Hand, bots: Sequence[Bot], seat: int, rng: random.Random) -> None:

@@ -16,8 +16,6 @@ can be split over processes and merged in hand order to the same result.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -25,14 +23,19 @@ from typing import Any, NamedTuple
 from referee.engine.components import RuleBook
 from referee.engine.hand import Hand
 from referee.engine.playout import random_playout
-from referee.engine.session import rotation_dealer
 from referee.engine.shuffle import Seed, hand_seed, seed_bytes
 from referee.engine.types import PickedUp, Termination
 from referee.ruleset.model import Ruleset
-from referee.sim.bots import Bot, HeuristicBot, RandomBot
 from referee.sim.play import bots_rng, play_hand
+from referee.sim.runner import (
+    ProgressFn,
+    all_random,
+    check_run,
+    dealer_of,
+    make_bot,
+    play_hands,
+)
 
-BOT_NAMES = ("random", "heuristic")
 BOUND_WARNING_SHARE = 0.5
 """Warn when more than this share of hands ended only by a bound (max_tricks, dead position)."""
 FIXED_WARNING_SHARE = 0.95
@@ -40,9 +43,6 @@ FIXED_WARNING_SHARE = 0.95
 (counted from the dealer) as the Bhabhi."""
 FIXED_WARNING_MIN_HANDS = 20
 """Too few hands say nothing about the deal deciding: no such warning below this many."""
-
-ProgressFn = Callable[[int, int], None]
-"""Called with (hands done, hands in all) as the work goes on."""
 
 
 class HandStat(NamedTuple):
@@ -68,68 +68,49 @@ class Simulation:
 
     @property
     def fast(self) -> bool:
-        return _all_random(self.bots) and RuleBook.of(self.rules).fast_playout
+        return all_random(self.bots) and RuleBook.of(self.rules).fast_playout
 
 
-def dealer_of(rules: Ruleset, players: int, index: int) -> int:
-    """The dealer of hand ``index`` as ``Session`` moves the deal round the table (C5).
-
-    A simulation's hands are independent (each from its own seed, so that they can be
-    split over processes), so under H2 (``bhabhi_deals``, ``last_picker_deals``), where
-    a session's dealer follows from the previous hand, they take the rotation with play
-    that H2 falls back on (``session.rotation_dealer``)."""
-    return rotation_dealer(rules, players, index, rules.deal.first_dealer)
-
-
-def make_bot(name: str, rules: Ruleset) -> Bot:
-    if name == "random":
-        return RandomBot()
-    if name == "heuristic":
-        return HeuristicBot(rules)
-    raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
-
-
-def play_range(
-    rules: Ruleset, players: int, seed: Seed, bots: Sequence[str], start: int, stop: int
-) -> list[HandStat]:
-    """Hands ``start`` to ``stop - 1`` of a run; each depends only on its own index."""
-    seed = seed_bytes(seed)
-    stats: list[HandStat] = []
+def hand_stats(
+    rules: Ruleset, players: int, seed: bytes, bots: tuple[str, ...]
+) -> Callable[[int], HandStat]:
+    """The runner's recorder (``referee.sim.runner``): hand ``index`` of the run, played
+    and summed up as a ``HandStat``."""
     book = RuleBook.of(rules)
-    if _all_random(bots) and book.fast_playout:
-        for index in range(start, stop):
+    if all_random(bots) and book.fast_playout:
+
+        def fast(index: int) -> HandStat:
             dealer = dealer_of(rules, players, index)
             result = random_playout(book, players, hand_seed(seed, index), dealer)
             outcome = result.outcome
-            stats.append(
-                HandStat(
-                    str(outcome.termination),
-                    outcome.bhabhi,
-                    dealer,
-                    result.tricks,
-                    result.action_count,
-                    result.pickups,
-                )
+            return HandStat(
+                str(outcome.termination),
+                outcome.bhabhi,
+                dealer,
+                result.tricks,
+                result.action_count,
+                result.pickups,
             )
-        return stats
-    for index in range(start, stop):
+
+        return fast
+
+    def checked(index: int) -> HandStat:
         dealer = dealer_of(rules, players, index)
         hand = Hand(rules, players, seed=hand_seed(seed, index), dealer=dealer, record=True)
         seats = [make_bot(name, rules) for name in bots]  # fresh per hand: bots may remember
         play_hand(hand, seats, bots_rng(seed, index))
         assert hand.outcome is not None and hand.events is not None
         pickups = sum(1 for event in hand.events if isinstance(event, PickedUp))
-        stats.append(
-            HandStat(
-                str(hand.outcome.termination),
-                hand.outcome.bhabhi,
-                dealer,
-                hand.trick_number,
-                len(hand.history),
-                pickups,
-            )
+        return HandStat(
+            str(hand.outcome.termination),
+            hand.outcome.bhabhi,
+            dealer,
+            hand.trick_number,
+            len(hand.history),
+            pickups,
         )
-    return stats
+
+    return checked
 
 
 def simulate(
@@ -143,78 +124,12 @@ def simulate(
     progress: ProgressFn | None = None,
 ) -> Simulation:
     """Play hands ``0 .. games - 1``; with ``jobs > 1`` over that many processes."""
-    if not rules.players.allows(players):
-        raise ValueError(_players_message(rules, players))
-    if len(bots) != players:
-        raise ValueError(f"{len(bots)} bots given for {players} players")
-    for name in bots:
-        if name not in BOT_NAMES:
-            raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, not {games}")
-    if jobs < 1:
-        raise ValueError(f"--jobs must be at least 1, not {jobs}")
+    check_run(rules, players, bots, games, jobs)
     raw_seed = seed_bytes(seed)
-    chunks = _chunks(games, jobs)
-    started = time.perf_counter()
-    stats: list[HandStat] = []
-    if jobs == 1:
-        for start, stop in chunks:
-            stats.extend(play_range(rules, players, raw_seed, bots, start, stop))
-            if progress is not None:
-                progress(len(stats), games)
-    else:
-        work = [(players, raw_seed, tuple(bots), start, stop) for start, stop in chunks]
-        with multiprocessing.Pool(
-            min(jobs, len(chunks)), initializer=_init_worker, initargs=(dict(rules.source),)
-        ) as pool:
-            for part in pool.imap(_work, work):  # imap keeps the order of the hands
-                stats.extend(part)
-                if progress is not None:
-                    progress(len(stats), games)
-    seconds = time.perf_counter() - started
+    stats, seconds = play_hands(
+        rules, players, games, raw_seed, bots, hand_stats, jobs=jobs, progress=progress
+    )
     return Simulation(rules, players, raw_seed, tuple(bots), tuple(stats), seconds, jobs)
-
-
-def _all_random(bots: Sequence[str]) -> bool:
-    return all(name == "random" for name in bots)
-
-
-def _players_message(rules: Ruleset, players: int) -> str:
-    allowed = [
-        n for n in range(rules.players.min, rules.players.max + 1) if rules.players.allows(n)
-    ]
-    return f"ruleset {rules.id!r} allows {_counts(allowed)} players, not {players}"
-
-
-def _counts(allowed: list[int]) -> str:
-    if not allowed:
-        return "no number of"
-    if allowed == list(range(allowed[0], allowed[-1] + 1)):
-        return f"{allowed[0]} to {allowed[-1]}"
-    return ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
-
-
-def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
-    """Ranges of hand indices: small enough for a progress bar and to balance processes."""
-    size = max(1, min(2000, math.ceil(games / (jobs * 8))))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
-
-
-# --- worker processes (top level, so that they work with the spawn start method) ----------
-
-_worker_rules: Ruleset | None = None
-
-
-def _init_worker(source: Mapping[str, Any]) -> None:
-    global _worker_rules
-    _worker_rules = Ruleset.from_mapping(source)
-
-
-def _work(job: tuple[int, bytes, tuple[str, ...], int, int]) -> list[HandStat]:
-    assert _worker_rules is not None, "worker used without _init_worker"
-    players, seed, bots, start, stop = job
-    return play_range(_worker_rules, players, seed, bots, start, stop)
 
 
 # --- the summary ----------------------------------------------------------------------------

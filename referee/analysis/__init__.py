@@ -1,0 +1,7 @@
+"""``bhabhi analyze``: what a variant is like before anyone plays it (docs/analysis.md).
+
+``record`` plays the hands (through ``referee.sim.runner``) and keeps a small record of
+each; ``figures`` turns the records of one player count into the figures; ``warnings`` says
+in words which figures cross a line and names the clauses likely responsible; ``report``
+runs it all and writes the terminal summary; ``commands`` is the command line.
+"""

@@ -1,0 +1,195 @@
+"""An analysis run: the hands of each player count, their figures and warnings, as one
+plain object (the ``--json`` document, docs/analysis.md) and as a terminal summary.
+
+The document is a function of (ruleset, player counts, hands, seed, bots) only: timings
+are returned beside it, never in it, so that the same arguments give the same bytes in
+any number of processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
+from referee.analysis.record import hand_records
+from referee.analysis.warnings import warnings_for
+from referee.engine.components import RuleBook
+from referee.engine.shuffle import Seed, seed_bytes
+from referee.ruleset.model import Ruleset
+from referee.sim.runner import ProgressFn, all_random, check_run, play_hands
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    seconds: dict[int, float]
+    """Seconds spent playing each player count's hands (not computing the figures)."""
+    hands: int
+    jobs: int
+
+    @property
+    def hands_per_second(self) -> float:
+        total = sum(self.seconds.values())
+        return self.hands * len(self.seconds) / total if total > 0 else 0.0
+
+
+def seats_for(bots: Sequence[str], players: int) -> tuple[str, ...]:
+    """``--bots``: one name for every seat, or one per seat (seat 0 first)."""
+    if len(bots) == 1:
+        return tuple(bots) * players
+    if len(bots) != players:
+        raise ValueError(f"--bots names {len(bots)} bots for {players} players")
+    return tuple(bots)
+
+
+def analyze(
+    rules: Ruleset,
+    counts: Sequence[int],
+    hands: int,
+    seed: Seed,
+    bots: Sequence[str],
+    *,
+    jobs: int = 1,
+    progress: ProgressFn | None = None,
+) -> tuple[dict[str, Any], Timing]:
+    """Play ``hands`` hands at each player count and return (the document, the timing).
+    Raises ``ValueError`` (one line) for arguments that cannot be played, before any hand."""
+    raw_seed = seed_bytes(seed)
+    plans = [(players, seats_for(bots, players)) for players in counts]
+    for players, seats in plans:
+        check_run(rules, players, seats, hands, jobs, hands_option="--hands")
+    step = RuleBook.of(rules).step
+    by_count: dict[str, Any] = {}
+    seconds: dict[int, float] = {}
+    for done, (players, seats) in enumerate(plans):
+        records, seconds[players] = play_hands(
+            rules,
+            players,
+            hands,
+            raw_seed,
+            seats,
+            hand_records,
+            jobs=jobs,
+            progress=_overall(progress, done * hands, len(plans) * hands),
+        )
+        data = figures(records, players, step)
+        fast = all_random(seats) and RuleBook.of(rules).fast_playout
+        data["bots"] = list(seats)
+        data["engine"] = "playout" if fast else "hand"
+        data["warnings"] = warnings_for(data, rules.source)
+        by_count[str(players)] = data
+    document = {
+        "ruleset": {"id": rules.id, "hash": rules.hash, "title": rules.title.en},
+        "seed": raw_seed.decode("utf-8", errors="backslashreplace"),
+        "hands": hands,
+        "bots": list(bots),
+        "pace_seconds_per_card": PACE_SECONDS_PER_CARD,
+        "player_counts": by_count,
+    }
+    return document, Timing(seconds, hands, jobs)
+
+
+def _overall(progress: ProgressFn | None, before: int, total: int) -> ProgressFn | None:
+    """One bar over every player count: a count's progress shifted by the hands before it."""
+    if progress is None:
+        return None
+    report: Callable[[int, int], None] = progress
+    return lambda done, _: report(before + done, total)
+
+
+# --- the terminal summary ------------------------------------------------------------------
+
+
+def format_text(document: Mapping[str, Any], timing: Timing | None = None) -> str:
+    """The summary for people: per player count a few aligned tables, its warnings last."""
+    ruleset = document["ruleset"]
+    lines = [
+        f"{ruleset['title']} ({ruleset['id']}): {document['hands']} hands per player count, "
+        f"seed {document['seed']!r}, bots {','.join(document['bots'])}",
+        f"minutes at {document['pace_seconds_per_card']:g} s per card played",
+    ]
+    for data in document["player_counts"].values():
+        lines += ["", *_count_text(data)]
+    if timing is not None:
+        jobs = timing.jobs
+        lines += [
+            "",
+            f"played in {sum(timing.seconds.values()):.2f} s "
+            f"({timing.hands_per_second:,.0f} hands/s, {jobs} job{'s' if jobs != 1 else ''})",
+        ]
+    return "\n".join(lines)
+
+
+def _count_text(data: Mapping[str, Any]) -> list[str]:
+    players = data["players"]
+    ending = data["termination"]
+    engine = "fast random playout" if data["engine"] == "playout" else "Hand API"
+    lines = [
+        f"== {players} players ({data['hands']} hands, {engine}) ==",
+        f"ended normally {_pct(ending['normal'])}, in a dead position "
+        f"{_pct(ending['dead_position'])}, at the bound {_pct(ending['bound'])}; "
+        f"no Bhabhi {_pct(data['no_bhabhi']['rate'])}",
+        "",
+        f"  {'length':<10} {'median':>8} {'q1':>8} {'q3':>8} {'p95':>8} {'max':>8}",
+    ]
+    for key, spread in data["length"].items():
+        lines.append(
+            f"  {key:<10} "
+            + " ".join(f"{spread[k]:>8.1f}" for k in ("median", "q1", "q3", "p95", "max"))
+        )
+    fairness = data["fairness"]
+    lines += [
+        "",
+        f"  {'seat':<14} {'dealt':>6} {'Bhabhi':>8} {'95% interval':>17}",
+    ]
+    for seat in data["seats"]:
+        low, high = seat["ci95"]
+        name = "dealer" if seat["offset"] == 0 else f"dealer +{seat['offset']}"
+        lines.append(
+            f"  {name:<14} {seat['dealt']:>6} {_pct(seat['bhabhi_rate']):>8} "
+            f"{_pct(low):>8} - {_pct(high):<6}"
+        )
+    p_value = fairness["p_value"]
+    tested = "no Bhabhi to test" if p_value is None else f"chi-square p = {p_value:.3g}"
+    holder = fairness["by_lead_card_holder"]
+    most = fairness["by_most_cards"]
+    lines += [
+        f"  fair {_pct(fairness['fair_rate'])}, balance {fairness['balance']:.3f}, {tested}",
+        f"  lead card holder {_pct(holder['holder']['bhabhi_rate'])}, others "
+        f"{_pct(holder['others']['bhabhi_rate'])}; dealt the most cards "
+        + (
+            "(every hand dealt evenly)"
+            if most["most"]["seat_hands"] == 0
+            else f"{_pct(most['most']['bhabhi_rate'])}, others "
+            f"{_pct(most['others']['bhabhi_rate'])}"
+        ),
+    ]
+    decided = data["decisiveness"]
+    fraction = decided["fraction"]
+    lines += [
+        "",
+        f"  Bhabhi known after the deal in {_pct(decided['after_deal'])} of hands with one; "
+        f"from {_pct(fraction['median'])} of the hand on (median, quartiles "
+        f"{_pct(fraction['q1'])}-{_pct(fraction['q3'])})",
+        f"  lead changes hands on {_pct(decided['lead_changes']['per_trick'])} of tricks",
+    ]
+    events = data["events"]
+    per_hand = ", ".join(
+        f"{key.replace('_', ' ')} {events[key]['mean']:.1f}"
+        for key in ("pickups", "tochoos", "waste_draws", "hands_taken")
+    )
+    out = events["players_out"]
+    lines += [
+        f"  per hand: {per_hand}",
+        f"  players out per trick {out['per_trick']:.3f}; all out on one trick in "
+        f"{_pct(out['all_at_once'])} of hands",
+    ]
+    for warning in data["warnings"]:
+        clauses = f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
+        lines.append(f"warning: {warning['message']}{clauses}")
+    return lines
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%"
