@@ -1,11 +1,11 @@
 """The ``bhabhi analyze --html`` page in a real browser: headless Chromium, the system's.
 
-A small analysis (a few hands of pickup with 3 players, of bhabho with 4) is written to
-HTML and opened at a phone's width (390 px) and as printed on A4; the page must not overflow
-sideways, every link of its contents must reach a heading of the same words, every plot must
-be an inline ``<svg>`` with a text alternative, drawn at a non-zero size inside the column,
-and the page must fetch nothing but itself.  Screenshots and the PDF go to ``tmp_path``,
-for a person to look at when a check fails.
+A small analysis (a few hands of pickup with 3 players, of bhabho with 4, of discard against
+pickup with 3) is written to HTML and opened at a phone's width (390 px) and as printed on
+A4; the page must not overflow sideways, every link of its contents must reach a heading of
+the same words, every plot must be an inline ``<svg>`` with a text alternative, drawn at a
+non-zero size inside the column, and the page must fetch nothing but itself.  Screenshots
+and the PDF go to ``tmp_path``, for a person to look at when a check fails.
 
 Chromium and the skip-or-fail rule are those of ``tests/test_rulebook_browser.py``.
 """
@@ -29,6 +29,7 @@ from referee.cli import main
 CASES = {
     "pickup-3": ("pickup", "--players", "3", "--hands", "12"),
     "bhabho-4": ("bhabho", "--players", "4", "--hands", "12"),
+    "discard-against-pickup": ("discard", "--players", "3", "--hands", "12", "--against", "pickup"),
 }
 
 PLOTS_PER_COUNT = 4

@@ -2,7 +2,8 @@
 
 Exit codes: 0 done; 2 for any bad input (an unknown ruleset or a file that does not load,
 a player count or range the ruleset does not allow, ``--hands`` or ``--jobs`` below 1, an
-unknown bot or a ``--bots`` list of the wrong length, a ``--json`` or ``--html`` file
+unknown bot or a ``--bots`` list of the wrong length, an ``--against`` ruleset that does
+not load or allows none of the player counts, a ``--json`` or ``--html`` file
 that cannot be written), said on one line on stderr, never a traceback.
 """
 
@@ -72,6 +73,12 @@ def register(subparsers: Subparsers) -> None:
         help="write every figure as JSON to FILE ('-': standard output, instead of the summary)",
     )
     parser.add_argument(
+        "--against",
+        metavar="OTHER",
+        help="play the same deals with a second ruleset (id or file), at each player count "
+        "both allow, and report the differences and whether they are significant",
+    )
+    parser.add_argument(
         "--html",
         metavar="FILE",
         help="write the analysis as one self-contained HTML page with plots to FILE",
@@ -87,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = load_rules(args.ruleset)
         counts = player_counts(args.players, rules)
+        against = None if args.against is None else load_rules(args.against)
     except ValueError as exc:
         return _fail(str(exc))
     bots = [name.strip() for name in args.bots.split(",")]
@@ -100,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             bots,
             jobs=args.jobs,
             progress=bar,
+            against=against,
         )
     except ValueError as exc:
         return _fail(str(exc))

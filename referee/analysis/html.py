@@ -18,6 +18,7 @@ from html import escape
 from typing import Any
 
 from referee.analysis import plots
+from referee.analysis.compare import ENDINGS, p_text
 from referee.analysis.plots import Series
 
 STYLE = """
@@ -43,6 +44,7 @@ table { border-collapse: collapse; font: 0.85rem/1.35 system-ui, sans-serif; }
 th, td { padding: 0.2rem 0.45rem; border-bottom: 1px solid #e2e2e2; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { font-weight: 600; border-bottom-color: #999; }
+td { white-space: nowrap; }
 td.yes { font-weight: 600; color: #c8102e; }
 figure { margin: 0.6rem 0 1.2rem; }
 figure svg { display: block; width: 100%; height: auto; max-width: 40rem; }
@@ -136,8 +138,10 @@ def _warnings(document: Mapping[str, Any]) -> list[str]:
             for warning in data["warnings"]:
                 clauses = ", ".join(warning["clauses"])
                 named = f' <span class="clauses">[{escape(clauses)}]</span>' if clauses else ""
-                who = f"{label}, {players} players" if "against" in document else ""
-                lead = f"<strong>{escape(who)}:</strong> " if who else ""
+                who = (
+                    f"{label}, {players} players" if "against" in document else f"{players} players"
+                )
+                lead = f"<strong>{escape(who)}:</strong> "
                 items.append(f"<li>{lead}{escape(_sentence(warning['message']))}{named}</li>")
     if items:
         out += ['<ul class="warnings">', *items, "</ul>"]
@@ -298,7 +302,7 @@ def _differences(document: Mapping[str, Any], players: str) -> list[str]:
     diff = against["differences"][players]
     rows = []
     for name, cell in [
-        *((f"ended {k.replace('_', ' ')}", v) for k, v in diff["termination"].items()),
+        *((ENDINGS[key], cell) for key, cell in diff["termination"].items()),
         *((f"Bhabhi, {_seat(s['offset'])}", s["bhabhi_rate"]) for s in diff["seats"]),
     ]:
         rows.append(
@@ -307,19 +311,19 @@ def _differences(document: Mapping[str, Any], players: str) -> list[str]:
                 _pct(cell["this"]),
                 _pct(cell["other"]),
                 f"{100 * cell['difference']:+.1f}",
-                f"{cell['p_value']:.3g}",
-                "yes" if cell["significant"] else "no",
+                p_text(cell["p_value"]) + (" *" if cell["significant"] else ""),
             ]
         )
     level = against["significance_level"]
     return [
         "<h3>Against the other ruleset</h3>",
-        f"<p>The same deals played by {escape(this_id)} and {escape(other_id)}; a "
-        f"difference is significant when a two-proportion z-test gives p below {level:g}.</p>",
+        f"<p>The same deals played by {escape(this_id)} and {escape(other_id)}; the "
+        f"difference in percentage points, and the p-value of a {escape(against['test'])} "
+        f"(docs/analysis.md), marked * when significant (below {level:g}).</p>",
         *_table(
-            ["figure", this_id, other_id, "difference (points)", "p", "significant"],
+            ["figure", this_id, other_id, "diff", "p"],
             rows,
-            lambda row, column: column == 5 and rows[row][5] == "yes",
+            lambda row, column: column == 4 and rows[row][4].endswith("*"),
         ),
     ]
 
