@@ -277,6 +277,19 @@ def test_html_page_from_the_document(capsys: pytest.CaptureFixture[str], tmp_pat
     assert again.read_bytes() == page.read_bytes()
 
 
+def test_html_escapes_every_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    variant = tmp_path / "odd.yaml"
+    variant.write_text(
+        "id: odd\nextends: bhabho\ntitle: {en: 'Tom & Jerry <b>house</b>'}\n", encoding="utf-8"
+    )
+    page = tmp_path / "odd.html"
+    code, _, _ = run(capsys, str(variant), "--players", "4", "--hands", "3", "--html", str(page))
+    assert code == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<title>Analysis of Tom &amp; Jerry &lt;b&gt;house&lt;/b&gt;</title>" in text
+    assert "<b>house" not in text
+
+
 def test_matplotlib_is_loaded_only_for_html(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -59,6 +59,7 @@ body, p, li { overflow-wrap: break-word; }
   h2, h3 { break-after: avoid; page-break-after: avoid; }
   figure, table, li { break-inside: avoid; page-break-inside: avoid; }
   .wrap { overflow: visible; }
+  figure svg { max-width: 14cm; }
   a { color: inherit; text-decoration: none; }
 }
 """
