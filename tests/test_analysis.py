@@ -165,6 +165,11 @@ def test_terminal_summary(capsys: pytest.CaptureFixture[str]) -> None:
         (("pickup", "--players", "4", "--bots", "random,heuristic"), "--bots names 2 bots"),
         (("pickup", "--players", "3", "--hands", "2", "--json", "/nonexistent/x.json"),
          "cannot write"),
+        (("pickup", "--players", "3", "--hands", "2", "--html", "/nonexistent/x.html"),
+         "cannot write"),
+        (("pickup", "--against", "nope"), "no bundled ruleset or file named 'nope'"),
+        (("pickup", "--players", "3", "--against", "team"),
+         "--against team: ruleset 'team' allows 4, 6 or 8 players, not 3"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_code_2(
@@ -176,3 +181,130 @@ def test_bad_input_is_one_line_and_exit_code_2(
     [line] = err.splitlines()
     assert line.startswith("bhabhi analyze: error: ")
     assert says in line
+
+
+# --- --against: two rulesets on the same deals ---------------------------------------------------
+
+
+def test_discard_against_pickup_differs_significantly(capsys: pytest.CaptureFixture[str]) -> None:
+    """D1's note against P1's: every discard hand ends, most 3-player pick-up hands do not;
+    the other ruleset's figures are those of its own run on the same seed."""
+    _, doc = run_json(capsys, "discard", "--players", "3", "--hands", "60", "--against", "pickup")
+    against = doc["against"]
+    pickup = load_ruleset("pickup")
+    assert against["ruleset"] == {"id": "pickup", "hash": pickup.hash, "title": pickup.title.en}
+    assert (against["test"], against["significance_level"]) == ("two-proportion z-test", 0.01)
+    _, alone = run_json(capsys, "pickup", "--players", "3", "--hands", "60")
+    assert against["player_counts"] == alone["player_counts"]
+    normal = against["differences"]["3"]["termination"]["normal"]
+    assert normal["this"] == doc["player_counts"]["3"]["termination"]["normal"] == 1.0
+    assert normal["other"] == alone["player_counts"]["3"]["termination"]["normal"] < 0.5
+    assert normal["difference"] == pytest.approx(normal["this"] - normal["other"])
+    assert normal["significant"] and normal["p_value"] < 0.01
+    seats = against["differences"]["3"]["seats"]
+    assert [s["offset"] for s in seats] == [0, 1, 2]
+    assert seats[1]["bhabhi_rate"]["significant"]  # discard: dealer +1 (18 cards) always loses
+
+
+def test_an_identical_copy_against_its_base_differs_in_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy.yaml"
+    copy.write_text("id: pickup-copy\nextends: pickup\n", encoding="utf-8")
+    code, out, _ = run(
+        capsys, str(copy), "--players", "3-4", "--hands", "50", "--against", "pickup"
+    )
+    assert code == 0
+    assert "== 3 players: pickup-copy against pickup ==" in out
+    assert not [line for line in out.splitlines() if line.endswith(" *")]  # none significant
+    _, doc = run_json(capsys, str(copy), "--players", "3-4", "--hands", "50", "--against", "pickup")
+    differences = doc["against"]["differences"]
+    assert set(differences) == {"3", "4"}
+    for diff in differences.values():
+        cells = [*diff["termination"].values(), *(s["bhabhi_rate"] for s in diff["seats"])]
+        for cell in cells:
+            assert (cell["difference"], cell["p_value"], cell["significant"]) == (0.0, 1.0, False)
+
+
+def test_against_plays_only_the_player_counts_both_allow(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, doc = run_json(capsys, "pickup", "--players", "3-4", "--hands", "5", "--against", "team")
+    assert set(doc["player_counts"]) == {"3", "4"}
+    assert set(doc["against"]["player_counts"]) == set(doc["against"]["differences"]) == {"4"}
+
+
+def test_the_two_proportion_test_is_the_chi_square_test_of_the_two_by_two_table() -> None:
+    """Without continuity correction, z squared is the 2x2 table's chi-square statistic, and
+    the p-values agree (SciPy's contingency test as the independent check)."""
+    from scipy.stats import chi2_contingency
+
+    from referee.analysis.compare import two_proportions
+
+    for a, n, b, m in [(30, 100, 15, 100), (5, 40, 9, 60), (120, 400, 100, 400)]:
+        z, p_value = two_proportions(a, n, b, m)
+        statistic, expected_p, _, _ = chi2_contingency([[a, n - a], [b, m - b]], correction=False)
+        assert z * z == pytest.approx(statistic)
+        assert p_value == pytest.approx(expected_p)
+    assert two_proportions(0, 10, 0, 20) == (0.0, 1.0)
+    assert two_proportions(10, 10, 20, 20) == (0.0, 1.0)
+
+
+# --- --html --------------------------------------------------------------------------------------
+
+
+def test_html_page_from_the_document(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Four inline plots per player count, the warnings first, nothing to fetch, the same
+    bytes for the same run; with --against the length and seat plots show both rulesets."""
+    page = tmp_path / "a.html"
+    args = ("discard", "--players", "3", "--hands", "20", "--against", "pickup")
+    code, out, _ = run(capsys, *args, "--html", str(page))
+    assert code == 0 and "== 3 players" in out
+    text = page.read_text(encoding="utf-8")
+    assert text.count("<svg ") == 4
+    assert text.index('id="warnings"') < text.index('id="players-3"')
+    assert "[C4, D1, D2]" in text and "[P1, P2, P3]" in text
+    assert "<script" not in text and "<img" not in text and "<link" not in text
+    assert "http://" not in text.replace('xmlns="http://', "").replace('xlink="http://', "")
+    assert "https://" not in text
+    [length, seats, dealt, curve] = [part.split("</svg>")[0] for part in text.split("<svg ")[1:]]
+    for both in (length, seats):
+        assert ">discard<" in both and ">pickup<" in both
+    for one in (dealt, curve):
+        assert ">pickup<" not in one
+    again = tmp_path / "b.html"
+    assert run(capsys, *args, "--html", str(again))[0] == 0
+    assert again.read_bytes() == page.read_bytes()
+
+
+def test_html_escapes_every_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    variant = tmp_path / "odd.yaml"
+    variant.write_text(
+        "id: odd\nextends: bhabho\ntitle: {en: 'Tom & Jerry <b>house</b>'}\n", encoding="utf-8"
+    )
+    page = tmp_path / "odd.html"
+    code, _, _ = run(capsys, str(variant), "--players", "4", "--hands", "3", "--html", str(page))
+    assert code == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<title>Analysis of Tom &amp; Jerry &lt;b&gt;house&lt;/b&gt;</title>" in text
+    assert "<b>house" not in text
+
+
+def test_matplotlib_is_loaded_only_for_html(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from referee.cli import main\n"
+        "assert main(['analyze', 'bhabho', '--players', '4', '--hands', '2']) == 0\n"
+        "print('loaded', 'matplotlib' in sys.modules)\n"
+        f"assert main(['analyze', 'bhabho', '--players', '4', '--hands', '2', '--html', "
+        f"{str(tmp_path / 'p.html')!r}]) == 0\n"
+        "print('loaded', 'matplotlib' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    loaded = [line for line in done.stdout.splitlines() if line.startswith("loaded ")]
+    assert loaded == ["loaded False", "loaded True"]

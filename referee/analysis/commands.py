@@ -2,8 +2,9 @@
 
 Exit codes: 0 done; 2 for any bad input (an unknown ruleset or a file that does not load,
 a player count or range the ruleset does not allow, ``--hands`` or ``--jobs`` below 1, an
-unknown bot or a ``--bots`` list of the wrong length, a ``--json`` file that cannot be
-written), said on one line on stderr, never a traceback.
+unknown bot or a ``--bots`` list of the wrong length, an ``--against`` ruleset that does
+not load or allows none of the player counts, a ``--json`` or ``--html`` file
+that cannot be written), said on one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -72,6 +73,17 @@ def register(subparsers: Subparsers) -> None:
         help="write every figure as JSON to FILE ('-': standard output, instead of the summary)",
     )
     parser.add_argument(
+        "--against",
+        metavar="OTHER",
+        help="play the same deals with a second ruleset (id or file), at each player count "
+        "both allow, and report the differences and whether they are significant",
+    )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write the analysis as one self-contained HTML page with plots to FILE",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="processes to use (same result)"
     )
     parser.set_defaults(func=run)
@@ -82,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = load_rules(args.ruleset)
         counts = player_counts(args.players, rules)
+        against = None if args.against is None else load_rules(args.against)
     except ValueError as exc:
         return _fail(str(exc))
     bots = [name.strip() for name in args.bots.split(",")]
@@ -95,24 +108,39 @@ def run(args: argparse.Namespace) -> int:
             bots,
             jobs=args.jobs,
             progress=bar,
+            against=against,
         )
     except ValueError as exc:
         return _fail(str(exc))
     finally:
         if bar is not None:
             bar.close()
+    if args.html is not None:
+        from referee.analysis.html import render  # loads matplotlib: only for --html
+
+        failed = _write(args.html, render(document))
+        if failed:
+            return _fail(failed)
     if args.json is not None:
         text = json.dumps(document, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
         if args.json == "-":
             sys.stdout.write(text)
             return 0
-        try:
-            with open(args.json, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as exc:
-            return _fail(f"cannot write {args.json!r}: {exc.strerror or exc}")
+        failed = _write(args.json, text)
+        if failed:
+            return _fail(failed)
     print(format_text(document, timing))
     return 0
+
+
+def _write(path: str, text: str) -> str | None:
+    """Write ``text`` to ``path``; the one-line error when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        return f"cannot write {path!r}: {exc.strerror or exc}"
+    return None
 
 
 def player_counts(text: str | None, rules: Ruleset) -> list[int]:

@@ -119,6 +119,7 @@ def figures(records: Sequence[HandRecord], players: int, step: int) -> dict[str,
             "actions": spread([r.actions for r in records]),
             "minutes": spread([r.cards_played * PACE_SECONDS_PER_CARD / 60 for r in records]),
         },
+        "tricks_histogram": _histogram([r.tricks for r in records]),
         "seats": [
             {
                 "offset": offset,
@@ -251,6 +252,13 @@ def _events(records: Sequence[HandRecord]) -> dict[str, Any]:
         ),
     }
     return out
+
+
+def _histogram(values: Sequence[int]) -> dict[str, int]:
+    """Hands by their number of tricks, ``{"TRICKS": hands}`` in increasing order: the
+    length distribution itself (the plots draw it), as compact as the spread of values."""
+    counted = Counter(values)
+    return {str(value): counted[value] for value in sorted(counted)}
 
 
 def _interval(successes: int, trials: int) -> list[float]:

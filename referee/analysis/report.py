@@ -9,16 +9,24 @@ any number of processes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from referee.analysis.compare import SIGNIFICANCE_LEVEL, TEST, differences, format_against
 from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
 from referee.analysis.record import hand_records
 from referee.analysis.warnings import warnings_for
 from referee.engine.components import RuleBook
 from referee.engine.shuffle import Seed, seed_bytes
 from referee.ruleset.model import Ruleset
-from referee.sim.runner import ProgressFn, all_random, check_run, play_hands
+from referee.sim.runner import (
+    ProgressFn,
+    all_random,
+    allowed_counts,
+    check_run,
+    play_hands,
+    players_message,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +35,18 @@ class Timing:
     """Seconds spent playing each player count's hands (not computing the figures)."""
     hands: int
     jobs: int
+    against_seconds: dict[int, float] = field(default_factory=dict)
+    """The same for the ``--against`` ruleset's hands."""
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(self.seconds.values()) + sum(self.against_seconds.values())
 
     @property
     def hands_per_second(self) -> float:
-        total = sum(self.seconds.values())
-        return self.hands * len(self.seconds) / total if total > 0 else 0.0
+        played = self.hands * (len(self.seconds) + len(self.against_seconds))
+        total = self.total_seconds
+        return played / total if total > 0 else 0.0
 
 
 def seats_for(bots: Sequence[str], players: int) -> tuple[str, ...]:
@@ -52,13 +67,75 @@ def analyze(
     *,
     jobs: int = 1,
     progress: ProgressFn | None = None,
+    against: Ruleset | None = None,
 ) -> tuple[dict[str, Any], Timing]:
     """Play ``hands`` hands at each player count and return (the document, the timing).
-    Raises ``ValueError`` (one line) for arguments that cannot be played, before any hand."""
+    With ``against``, the same deals (seed and hand indices) are played by that ruleset too,
+    at each of ``counts`` it allows, and compared (``compare``).  Raises ``ValueError``
+    (one line) for arguments that cannot be played, before any hand."""
     raw_seed = seed_bytes(seed)
     plans = [(players, seats_for(bots, players)) for players in counts]
     for players, seats in plans:
         check_run(rules, players, seats, hands, jobs, hands_option="--hands")
+    both = [] if against is None else _shared(plans, rules, against)
+    for players, seats in both:
+        assert against is not None
+        check_run(against, players, seats, hands, jobs, hands_option="--hands")
+    total = (len(plans) + len(both)) * hands
+    by_count, seconds = _play(rules, plans, hands, raw_seed, jobs, progress, 0, total)
+    document = {
+        "ruleset": _ruleset(rules),
+        "seed": raw_seed.decode("utf-8", errors="backslashreplace"),
+        "hands": hands,
+        "bots": list(bots),
+        "pace_seconds_per_card": PACE_SECONDS_PER_CARD,
+        "player_counts": by_count,
+    }
+    if against is None:
+        return document, Timing(seconds, hands, jobs)
+    other, other_seconds = _play(
+        against, both, hands, raw_seed, jobs, progress, len(plans) * hands, total
+    )
+    document["against"] = {
+        "ruleset": _ruleset(against),
+        "test": TEST,
+        "significance_level": SIGNIFICANCE_LEVEL,
+        "player_counts": other,
+        "differences": {n: differences(by_count[n], data) for n, data in other.items()},
+    }
+    return document, Timing(seconds, hands, jobs, other_seconds)
+
+
+def _ruleset(rules: Ruleset) -> dict[str, str]:
+    return {"id": rules.id, "hash": rules.hash, "title": rules.title.en}
+
+
+def _shared(
+    plans: Sequence[tuple[int, tuple[str, ...]]], rules: Ruleset, against: Ruleset
+) -> list[tuple[int, tuple[str, ...]]]:
+    """The player counts of ``plans`` that ``against`` allows too (at least one)."""
+    allowed = set(allowed_counts(against))
+    both = [(players, seats) for players, seats in plans if players in allowed]
+    if not both:
+        asked = ", ".join(str(players) for players, _ in plans)
+        raise ValueError(
+            f"--against {against.id}: {players_message(against, plans[0][0])}; "
+            f"{rules.id} is analysed with {asked}"
+        )
+    return both
+
+
+def _play(
+    rules: Ruleset,
+    plans: Sequence[tuple[int, tuple[str, ...]]],
+    hands: int,
+    raw_seed: bytes,
+    jobs: int,
+    progress: ProgressFn | None,
+    before: int,
+    total: int,
+) -> tuple[dict[str, Any], dict[int, float]]:
+    """The figures of each planned player count, and the seconds their hands took."""
     step = RuleBook.of(rules).step
     by_count: dict[str, Any] = {}
     seconds: dict[int, float] = {}
@@ -71,7 +148,7 @@ def analyze(
             seats,
             hand_records,
             jobs=jobs,
-            progress=_overall(progress, done * hands, len(plans) * hands),
+            progress=_overall(progress, before + done * hands, total),
         )
         data = figures(records, players, step)
         fast = all_random(seats) and RuleBook.of(rules).fast_playout
@@ -79,15 +156,7 @@ def analyze(
         data["engine"] = "playout" if fast else "hand"
         data["warnings"] = warnings_for(data, rules.source)
         by_count[str(players)] = data
-    document = {
-        "ruleset": {"id": rules.id, "hash": rules.hash, "title": rules.title.en},
-        "seed": raw_seed.decode("utf-8", errors="backslashreplace"),
-        "hands": hands,
-        "bots": list(bots),
-        "pace_seconds_per_card": PACE_SECONDS_PER_CARD,
-        "player_counts": by_count,
-    }
-    return document, Timing(seconds, hands, jobs)
+    return by_count, seconds
 
 
 def _overall(progress: ProgressFn | None, before: int, total: int) -> ProgressFn | None:
@@ -111,11 +180,13 @@ def format_text(document: Mapping[str, Any], timing: Timing | None = None) -> st
     ]
     for data in document["player_counts"].values():
         lines += ["", *_count_text(data)]
+    if "against" in document:
+        lines += ["", *format_against(document)]
     if timing is not None:
         jobs = timing.jobs
         lines += [
             "",
-            f"played in {sum(timing.seconds.values()):.2f} s "
+            f"played in {timing.total_seconds:.2f} s "
             f"({timing.hands_per_second:,.0f} hands/s, {jobs} job{'s' if jobs != 1 else ''})",
         ]
     return "\n".join(lines)
