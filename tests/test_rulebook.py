@@ -19,6 +19,8 @@ import pytest
 from fluent.syntax import FluentParser
 from fluent.syntax.ast import Junk
 
+from referee.engine.components import RuleBook, removed_cards
+from referee.engine.deadpos import detects_dead_positions
 from referee.rulebook import build, languages, render
 from referee.rulebook.clause_ids import Option, Value, clauses_of, options
 from referee.rulebook.examples import _outcome
@@ -503,3 +505,47 @@ def test_a_sentence_reads_as_the_rest_of_the_rules_make_it(
     text = _english(ruleset_with(settings, base), message_id)
     assert says in text
     assert never_says not in text
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"off_suit.play": "pickup"},
+        {"off_suit.play": "pickup", "take_hand.when": "never"},
+        {"off_suit.play": "pickup", "take_hand.when": "never", "end.at_dead_position": "play_on"},
+        {
+            "off_suit.play": "pickup",
+            "take_hand.when": "never",
+            "next_leader.if_out": "next_highest",
+        },
+        {"off_suit.play": "discard", "take_hand.when": "never"},
+    ],
+)
+def test_the_book_says_a_dead_position_is_looked_for_where_the_engine_looks(
+    settings: dict[str, Any],
+) -> None:
+    """H31: the book's "the referee sees this" must hold exactly where the engine's dead
+    position detector runs (the rulebook may not import the engine, so it states the
+    condition itself; this test keeps the two together)."""
+    ruleset = ruleset_with(settings)
+    detects = detects_dead_positions(RuleBook.of(ruleset))
+    [sentence] = [s for s in build(ruleset).sentences() if "end.at_dead_position" in s.options]
+    assert sentence.args["detected"] == ("yes" if detects else "no")
+
+
+@pytest.mark.parametrize("players", [3, 5, 7, 8])
+@pytest.mark.parametrize(("card", "ace"), [("2S", "high"), ("AS", "low"), ("2C", "high")])
+def test_the_book_says_the_lead_card_can_be_out_where_the_deal_takes_it_out(
+    players: int, card: str, ace: str
+) -> None:
+    """C6 with H1: the fallback is a rule where some player count's deal takes the lead card
+    out (the engine's removed_cards), and what would happen everywhere else."""
+    settings = {"deal.remainder": "remove_lowest", "first_lead.card": card, "deck.ace": ace}
+    settings |= {"players.min": 3, "players.max": players}
+    ruleset = ruleset_with(settings, "pickup")
+    book = RuleBook.of(ruleset)
+    lead = book.first_lead_card
+    out = any(lead in removed_cards(book, n) for n in range(3, players + 1))
+    [sentence] = [s for s in build(ruleset).sentences() if "first_lead.if_absent" in s.options]
+    assert sentence.args["dealt"] == ("no" if out else "yes")

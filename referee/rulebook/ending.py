@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee.rulebook.model import Sentence
 from referee.rulebook.sentences import counted, rule, said, yes_no
 from referee.ruleset.model import (
+    DeadPositionEnd,
     IfLeaderOut,
     IfWasteEmpty,
     OffSuitPlay,
@@ -18,7 +19,7 @@ def end_of_hand(ruleset: Ruleset) -> list[Sentence]:
     return [
         rule("bhabhi-loses", ("C10", "C13")),
         said(ruleset, "end.all_out_together", never=yes_no(_power_keeps_the_last_in(ruleset))),
-        said(ruleset, "end.at_dead_position"),
+        said(ruleset, "end.at_dead_position", detected=yes_no(_dead_positions_detected(ruleset))),
         counted(ruleset, "end.max_tricks"),
         said(ruleset, "end.at_max_tricks"),
     ]
@@ -59,4 +60,17 @@ def _power_keeps_the_last_in(ruleset: Ruleset) -> bool:
         leader.if_out is IfLeaderOut.DRAWS_FROM_WASTE
         and leader.if_waste_empty is IfWasteEmpty.DRAWS_FROM_TRICK
         and not ruleset.end.two_left_power_escapes
+    )
+
+
+def _dead_positions_detected(ruleset: Ruleset) -> bool:
+    """Whether the referee looks for a dead position (H31) under these rules, as
+    ``referee.engine.deadpos.detects_dead_positions`` decides: only the pick-up family
+    cycles (P1), and not where a hand can be taken (B9), where H31 plays on, or where H10
+    passes the lead down; elsewhere the bound ends a hand that does not end."""
+    return (
+        ruleset.off_suit.play is OffSuitPlay.PICKUP
+        and ruleset.take_hand.when is TakeHandWhen.NEVER
+        and ruleset.end.at_dead_position is not DeadPositionEnd.PLAY_ON
+        and ruleset.next_leader.if_out is not IfLeaderOut.NEXT_HIGHEST
     )

@@ -297,8 +297,14 @@ end-all-out-together-trick-winner = { $never ->
     [yes] Die letzten Spieler können nicht alle im selben Stich ausscheiden: Wer ihn gewinnt, hat die Macht und kann nicht entkommen; sind alle anderen draußen, ist er die Bhabhi, auch ohne eine Karte in der Hand. (Die Regel für eine Runde, in der niemand mehr Karten hält, dass die Bhabhi ist, wer die höchste Karte der ausgespielten Farbe gespielt hat, kommt deshalb nie zur Anwendung.)
    *[no] Scheiden die letzten Spieler alle im selben Stich aus, sodass niemand mehr Karten hält, ist die Bhabhi, wer die höchste Karte der ausgespielten Farbe gespielt hat.
   }
-end-at-dead-position-no-bhabhi = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort ohne Bhabhi.
-end-at-dead-position-most-cards = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort: Wer die meisten Karten hält, ist die Bhabhi (halten mehrere gleich viele, ist es niemand).
+end-at-dead-position-no-bhabhi = { $detected ->
+    [yes] Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort ohne Bhabhi.
+   *[no] Nach diesen Regeln prüft der Schiedsrichter nicht, ob eine Runde in eine Lage geraten ist, in der niemand mehr ausscheiden kann: Jede Runde, die nicht von selbst endet, beendet das Limit unten. (Die Regel des Regelwerks für eine solche Lage, dass die Runde dort ohne Bhabhi endet, kommt deshalb nie zur Anwendung.)
+  }
+end-at-dead-position-most-cards = { $detected ->
+    [yes] Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Der Schiedsrichter erkennt das am Ende eines Stichs, und die Runde endet dort: Wer die meisten Karten hält, ist die Bhabhi (halten mehrere gleich viele, ist es niemand).
+   *[no] Nach diesen Regeln prüft der Schiedsrichter nicht, ob eine Runde in eine Lage geraten ist, in der niemand mehr ausscheiden kann: Jede Runde, die nicht von selbst endet, beendet das Limit unten. (Die Regel des Regelwerks für eine solche Lage, dass die Bhabhi ist, wer die meisten Karten hält, kommt deshalb nie zur Anwendung.)
+  }
 end-at-dead-position-play-on = Eine Runde kann in eine Lage geraten, in der niemand mehr ausscheiden kann, ganz gleich, was gespielt wird. Sie wird trotzdem weitergespielt, bis zur Grenze, die unten steht.
 end-max-tricks = Eine Runde dauert höchstens { $count ->
     [one] einen Stich.

@@ -276,8 +276,14 @@ end-all-out-together-trick-winner = { $never ->
     [yes] The last players cannot all go out on the same trick: whoever wins it has the power and cannot get away, so with everyone else out they are the Bhabhi, even holding no card. (The rule for a hand in which nobody is left holding cards, that the player of the highest card of the suit led is the Bhabhi, therefore never comes into play.)
    *[no] If the last players all go out on the same trick, so that nobody is left holding cards, the player of the highest card of the suit led is the Bhabhi.
   }
-end-at-dead-position-no-bhabhi = A hand can reach a point where nobody can ever go out again, whatever anyone plays. The referee sees this at the end of a trick, and the hand ends there with no Bhabhi.
-end-at-dead-position-most-cards = A hand can reach a point where nobody can ever go out again, whatever anyone plays. The referee sees this at the end of a trick, and the hand ends there: the player holding the most cards is the Bhabhi (if several tie for most, nobody is).
+end-at-dead-position-no-bhabhi = { $detected ->
+    [yes] A hand can reach a point where nobody can ever go out again, whatever anyone plays. The referee sees this at the end of a trick, and the hand ends there with no Bhabhi.
+   *[no] Under these rules the referee does not look for a point where nobody can ever go out again: the limit below ends any hand that does not end by itself. (The ruleset's rule for such a point, that the hand ends there with no Bhabhi, therefore never comes into play.)
+  }
+end-at-dead-position-most-cards = { $detected ->
+    [yes] A hand can reach a point where nobody can ever go out again, whatever anyone plays. The referee sees this at the end of a trick, and the hand ends there: the player holding the most cards is the Bhabhi (if several tie for most, nobody is).
+   *[no] Under these rules the referee does not look for a point where nobody can ever go out again: the limit below ends any hand that does not end by itself. (The ruleset's rule for such a point, that the player holding the most cards is the Bhabhi, therefore never comes into play.)
+  }
 end-at-dead-position-play-on = A hand can reach a point where nobody can ever go out again, whatever anyone plays. It is played on all the same, up to the limit below.
 end-max-tricks = A hand lasts at most { $count ->
     [one] one trick.

@@ -363,8 +363,14 @@ end-all-out-together-trick-winner = { $never ->
     [yes] Ostatni gracze nie mogą pozbyć się kart w tej samej lewie: kto ją wygra, ma moc i nie może uciec, więc gdy wszyscy inni już uciekli, zostaje Bhabhi, nawet bez kart w ręce. (Zasada na wypadek, gdy nikt nie zostanie z kartami, że Bhabhi zostaje gracz, który zagrał najwyższą kartę w kolorze wyjścia, nigdy więc nie ma zastosowania.)
    *[no] Jeśli ostatni gracze pozbędą się kart w tej samej lewie, tak że nikt nie zostanie z kartami, Bhabhi zostaje gracz, który zagrał najwyższą kartę w kolorze wyjścia.
   }
-end-at-dead-position-no-bhabhi = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie kończy się wtedy bez Bhabhi.
-end-at-dead-position-most-cards = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie się wtedy kończy: Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
+end-at-dead-position-no-bhabhi = { $detected ->
+    [yes] W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie kończy się wtedy bez Bhabhi.
+   *[no] Przy tych zasadach sędzia nie sprawdza, czy w rozdaniu powstała sytuacja, w której nikt już nie zdoła uciec: każde rozdanie, które nie skończy się samo, kończy limit opisany niżej. (Zasada na taką sytuację, że rozdanie kończy się wtedy bez Bhabhi, nigdy więc nie ma zastosowania.)
+  }
+end-at-dead-position-most-cards = { $detected ->
+    [yes] W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Sędzia rozpoznaje to po zakończeniu lewy i rozdanie się wtedy kończy: Bhabhi zostaje gracz, który ma najwięcej kart (jeśli kilku ma ich tyle samo, nikt nie jest Bhabhi).
+   *[no] Przy tych zasadach sędzia nie sprawdza, czy w rozdaniu powstała sytuacja, w której nikt już nie zdoła uciec: każde rozdanie, które nie skończy się samo, kończy limit opisany niżej. (Zasada na taką sytuację, że Bhabhi zostaje gracz z największą liczbą kart, nigdy więc nie ma zastosowania.)
+  }
 end-at-dead-position-play-on = W rozdaniu może powstać sytuacja, w której nikt już nie zdoła uciec, cokolwiek kto zagra. Mimo to gra się dalej, aż do limitu podanego niżej.
 end-max-tricks = Rozdanie trwa najwyżej { $count ->
     [one] jedną lewę.
