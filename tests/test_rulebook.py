@@ -541,7 +541,11 @@ def test_the_book_says_the_lead_card_can_be_out_where_the_deal_takes_it_out(
 ) -> None:
     """C6 with H1: the fallback is a rule where some player count's deal takes the lead card
     out (the engine's removed_cards), and what would happen everywhere else."""
-    settings = {"deal.remainder": "remove_lowest", "first_lead.card": card, "deck.ace": ace}
+    settings: dict[str, Any] = {
+        "deal.remainder": "remove_lowest",
+        "first_lead.card": card,
+        "deck.ace": ace,
+    }
     settings |= {"players.min": 3, "players.max": players}
     ruleset = ruleset_with(settings, "pickup")
     book = RuleBook.of(ruleset)
