@@ -321,6 +321,14 @@ def test_donkey_differs_from_bhabho_by_its_trump() -> None:
     assert "rule-trump-beats" in {s.message_id for s in first.sentences}
 
 
+def test_under_x1_nothing_is_said_of_the_leader_s_hand_being_taken() -> None:
+    """X1: only the player about to lead takes, so whose lead it is after the leader's hand
+    is taken cannot arise."""
+    said = {s.message_id for s in build(*with_base("zymbiotic")).sentences()}
+    assert "take-hand-when-leader-before-trick" in said
+    assert not any(m.startswith("take-hand-lead-passes-to") for m in said)
+
+
 def test_a_complete_trick_won_by_a_trump_says_so() -> None:
     """X5/H12: in a played-out trick the high card may be a trump of another suit."""
     plays = (Play(0, CardName("K", "H")), Play(1, CardName("2", "S")), Play(2, CardName("A", "H")))

@@ -106,11 +106,13 @@ def taking(ruleset: Ruleset) -> list[Sentence]:
     sentences = [said(ruleset, "take_hand.when")]
     if ruleset.take_hand.when is TakeHandWhen.NEVER:
         return sentences
+    # Under X1 only the player about to lead takes, so the leader's hand is never taken.
+    leader_only = ruleset.take_hand.when is TakeHandWhen.LEADER_BEFORE_TRICK
     return [
         *sentences,
         said(ruleset, "take_hand.from"),
         said(ruleset, "take_hand.per_trick"),
-        said(ruleset, "take_hand.lead_passes_to"),
+        *([] if leader_only else [said(ruleset, "take_hand.lead_passes_to")]),
         said(ruleset, "take_hand.consent"),
         said(ruleset, "take_hand.before_first_trick"),
         said(ruleset, "take_hand.with_two_left"),
