@@ -12,9 +12,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.analysis.confirm import confirmer
 from referee.analysis.compare import SIGNIFICANCE_LEVEL, TEST, differences, format_against
 from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
 from referee.analysis.record import hand_records
+from referee.analysis.skill import format_skill, run_all, skill_warnings
 from referee.analysis.warnings import warnings_for
 from referee.engine.components import RuleBook
 from referee.engine.shuffle import Seed, seed_bytes
@@ -68,11 +70,16 @@ def analyze(
     jobs: int = 1,
     progress: ProgressFn | None = None,
     against: Ruleset | None = None,
+    skill: bool = True,
+    confirm: bool = True,
 ) -> tuple[dict[str, Any], Timing]:
     """Play ``hands`` hands at each player count and return (the document, the timing).
     With ``against``, the same deals (seed and hand indices) are played by that ruleset too,
     at each of ``counts`` it allows, and compared (``compare``).  Raises ``ValueError``
-    (one line) for arguments that cannot be played, before any hand."""
+    (one line) for arguments that cannot be played, before any hand.  ``skill``: measure
+    the heuristic bot and the degenerate lines against random players (``skill``; for this
+    ruleset only, not ``against``); ``confirm``: re-run a warning's suspects with their
+    options switched (``confirm``)."""
     raw_seed = seed_bytes(seed)
     plans = [(players, seats_for(bots, players)) for players in counts]
     for players, seats in plans:
@@ -82,7 +89,8 @@ def analyze(
         assert against is not None
         check_run(against, players, seats, hands, jobs, hands_option="--hands")
     total = (len(plans) + len(both)) * hands
-    by_count, seconds = _play(rules, plans, hands, raw_seed, jobs, progress, 0, total)
+    extra = _Extra(skill, confirm)
+    by_count, seconds = _play(rules, plans, hands, raw_seed, jobs, progress, 0, total, extra)
     document = {
         "ruleset": _ruleset(rules),
         "seed": raw_seed.decode("utf-8", errors="backslashreplace"),
@@ -94,7 +102,8 @@ def analyze(
     if against is None:
         return document, Timing(seconds, hands, jobs)
     other, other_seconds = _play(
-        against, both, hands, raw_seed, jobs, progress, len(plans) * hands, total
+        against, both, hands, raw_seed, jobs, progress, len(plans) * hands, total,
+        _Extra(False, confirm),
     )
     document["against"] = {
         "ruleset": _ruleset(against),
@@ -104,6 +113,14 @@ def analyze(
         "differences": {n: differences(by_count[n], data) for n, data in other.items()},
     }
     return document, Timing(seconds, hands, jobs, other_seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class _Extra:
+    """What a run plays beyond the hands: skill and lines, confirmation of suspects."""
+
+    skill: bool
+    confirm: bool
 
 
 def _ruleset(rules: Ruleset) -> dict[str, str]:
@@ -134,6 +151,7 @@ def _play(
     progress: ProgressFn | None,
     before: int,
     total: int,
+    extra: _Extra,
 ) -> tuple[dict[str, Any], dict[int, float]]:
     """The figures of each planned player count, and the seconds their hands took."""
     step = RuleBook.of(rules).step
@@ -154,7 +172,11 @@ def _play(
         fast = all_random(seats) and RuleBook.of(rules).fast_playout
         data["bots"] = list(seats)
         data["engine"] = "playout" if fast else "hand"
-        data["warnings"] = warnings_for(data, rules.source)
+        check = confirmer(rules, players, raw_seed, data) if extra.confirm else None
+        data["warnings"] = warnings_for(data, rules.source, confirm=check)
+        if extra.skill:
+            data.update(run_all(rules, players, hands, raw_seed, jobs=jobs))
+            data["warnings"] += skill_warnings(data, rules.source)
         by_count[str(players)] = data
     return by_count, seconds
 
@@ -256,6 +278,7 @@ def _count_text(data: Mapping[str, Any]) -> list[str]:
         f"  players out per trick {out['per_trick']:.3f}; all out on one trick in "
         f"{_pct(out['all_at_once'])} of hands",
     ]
+    lines += format_skill(data)
     for warning in data["warnings"]:
         clauses = f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
         lines.append(f"warning: {warning['message']}{clauses}")
