@@ -107,9 +107,7 @@ def test_switches_prefer_an_option_that_tells_suspects_apart() -> None:
 # --- house variants with a deliberate flaw ---------------------------------------------------
 
 
-def test_house_variant_that_cannot_end(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_house_variant_that_cannot_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Pick-up rules stopped at 6 tricks: no hand ends before the bound (P1 named)."""
     path = house(
         tmp_path,

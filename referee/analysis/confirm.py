@@ -31,6 +31,7 @@ from referee.ruleset.clauses import CONDITIONS, followed
 from referee.ruleset.loader import resolve_text
 from referee.ruleset.model import Ruleset
 from referee.ruleset.schema import schema
+from referee.ruleset.yamlsafe import KeyPath
 from referee.sim.runner import play_hands
 
 CONFIRM_HANDS = 100
@@ -41,7 +42,7 @@ CONFIRM_WEAKEN = 0.5
 """A suspect is kept when, with its option switched, the warning is gone or its figure is
 at most this share of what it was (halved or more): "clearly weakens"."""
 
-Switch = tuple[tuple[str, ...], Any]
+Switch = tuple[KeyPath, Any]
 """An option (key path) and the value it is switched to."""
 
 _FIGURES: dict[str, tuple[Callable[[Mapping[str, Any]], float], Callable[[float], str]]] = {
@@ -87,9 +88,7 @@ def switches(source: Mapping[str, Any], clause: str, others: Sequence[str]) -> l
     return [switch for _, switch in found]
 
 
-def confirmer(
-    rules: Ruleset, players: int, seed: bytes, original: Mapping[str, Any]
-) -> Confirm:
+def confirmer(rules: Ruleset, players: int, seed: bytes, original: Mapping[str, Any]) -> Confirm:
     """The ``confirm`` of ``warnings_for`` for one player count whose figures are
     ``original``: ``confirm(code, suspects)`` -> (the clauses to name, what was tried,
     the words for the message)."""
@@ -122,7 +121,7 @@ def confirmer(
                 tried.append(
                     {
                         "clause": clause,
-                        "option": ".".join(path),
+                        "option": ".".join(map(str, path)),
                         "value": value,
                         "figure": round(after, 6) + 0.0,
                         "removed": gone,
@@ -167,7 +166,7 @@ def _play(rules: Ruleset, players: int, seed: bytes, switch: Switch) -> dict[str
     return data
 
 
-def _allowed(path: tuple[str, ...]) -> list[Any]:
+def _allowed(path: KeyPath) -> list[Any]:
     node: Any = schema()
     for key in path:
         node = node.get("properties", {}).get(key)
@@ -179,7 +178,7 @@ def _allowed(path: tuple[str, ...]) -> list[Any]:
     return [False, True] if node.get("type") == "boolean" else []
 
 
-def _value_at(source: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+def _value_at(source: Mapping[str, Any], path: KeyPath) -> Any:
     node: Any = source
     for key in path:
         if not isinstance(node, Mapping) or key not in node:
@@ -188,9 +187,9 @@ def _value_at(source: Mapping[str, Any], path: tuple[str, ...]) -> Any:
     return node
 
 
-def _with(source: Mapping[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+def _with(source: Mapping[str, Any], path: KeyPath, value: Any) -> dict[str, Any]:
     changed = copy.deepcopy(dict(source))
-    node = changed
+    node: Any = changed
     for key in path[:-1]:
         node = node.setdefault(key, {})
     node[path[-1]] = value

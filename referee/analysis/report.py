@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.analysis.confirm import confirmer
 from referee.analysis.compare import SIGNIFICANCE_LEVEL, TEST, differences, format_against
+from referee.analysis.confirm import confirmer
 from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
 from referee.analysis.record import hand_records
 from referee.analysis.skill import format_skill, run_all, skill_warnings
@@ -102,7 +102,14 @@ def analyze(
     if against is None:
         return document, Timing(seconds, hands, jobs)
     other, other_seconds = _play(
-        against, both, hands, raw_seed, jobs, progress, len(plans) * hands, total,
+        against,
+        both,
+        hands,
+        raw_seed,
+        jobs,
+        progress,
+        len(plans) * hands,
+        total,
         _Extra(False, confirm),
     )
     document["against"] = {

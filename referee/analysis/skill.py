@@ -210,7 +210,9 @@ def run_all(
 ) -> dict[str, Any]:
     """``{skill, lines}`` of one player count (``lines`` empty when not asked for)."""
     deals = deals_for(hands, players)
-    out: dict[str, Any] = {"skill": against_random(rules, players, deals, seed, SKILL_BOT, jobs=jobs)}
+    out: dict[str, Any] = {
+        "skill": against_random(rules, players, deals, seed, SKILL_BOT, jobs=jobs)
+    }
     names: Sequence[str] = line_bots(rules.source) if lines else ()
     out["lines"] = {
         name: against_random(rules, players, deals, seed, name, jobs=jobs) for name in names

@@ -66,9 +66,7 @@ class LongestSuitBot:
         if view.turn != view.seat or view.trick:
             return self._random.choose(view, rng)
         cards: list[Card] = [
-            a.card
-            for a in view.legal_actions
-            if a.kind is ActionKind.PLAY and a.card is not None
+            a.card for a in view.legal_actions if a.kind is ActionKind.PLAY and a.card is not None
         ]
         if not cards:
             return self._random.choose(view, rng)
