@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from referee.analysis.confirm import switches
-from referee.analysis.skill import SKILL_MIN_SEAT_HANDS
+from referee.analysis.report import analyze as run_analysis
+from referee.analysis.skill import SKILL_MIN_SEAT_HANDS, hands_played
 from referee.cli import main
 from referee.ruleset.loader import load_ruleset
 
@@ -150,3 +151,14 @@ def test_house_variant_where_skill_does_not_matter(
     data = doc["player_counts"]["3"]
     consistent(data["skill"], 3)
     assert warned(data)["skill-does-not-matter"]["clauses"] == ["D1", "D2"]
+
+
+def test_one_progress_bar_over_the_skill_runs_too() -> None:
+    """The bar counts the skill and lines hands: it rises and ends at its total."""
+    rules = load_ruleset("discard")
+    calls: list[tuple[int, int]] = []
+    run_analysis(rules, [3], 9, "p", ["random"], progress=lambda d, t: calls.append((d, t)))
+    total = 9 + hands_played(rules, 3, 9)
+    assert total == 9 + 2 * 3 * 3  # heuristic and longest-suit, 3 deals in each of 3 seats
+    assert calls[-1] == (total, total)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)

@@ -8,7 +8,7 @@ any number of processes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +16,7 @@ from referee.analysis.compare import SIGNIFICANCE_LEVEL, TEST, differences, form
 from referee.analysis.confirm import confirmer
 from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
 from referee.analysis.record import hand_records
-from referee.analysis.skill import format_skill, run_all, skill_warnings
+from referee.analysis.skill import format_skill, hands_played, run_all, skill_warnings
 from referee.analysis.warnings import warnings_for
 from referee.engine.components import RuleBook
 from referee.engine.shuffle import Seed, seed_bytes
@@ -89,8 +89,11 @@ def analyze(
         assert against is not None
         check_run(against, players, seats, hands, jobs, hands_option="--hands")
     total = (len(plans) + len(both)) * hands
+    if skill:
+        total += sum(hands_played(rules, players, hands) for players, _ in plans)
+    bar = _Overall(progress, total)
     extra = _Extra(skill, confirm)
-    by_count, seconds = _play(rules, plans, hands, raw_seed, jobs, progress, 0, total, extra)
+    by_count, seconds = _play(rules, plans, hands, raw_seed, jobs, bar, extra)
     document = {
         "ruleset": _ruleset(rules),
         "seed": raw_seed.decode("utf-8", errors="backslashreplace"),
@@ -101,17 +104,7 @@ def analyze(
     }
     if against is None:
         return document, Timing(seconds, hands, jobs)
-    other, other_seconds = _play(
-        against,
-        both,
-        hands,
-        raw_seed,
-        jobs,
-        progress,
-        len(plans) * hands,
-        total,
-        _Extra(False, confirm),
-    )
+    other, other_seconds = _play(against, both, hands, raw_seed, jobs, bar, _Extra(False, confirm))
     document["against"] = {
         "ruleset": _ruleset(against),
         "test": TEST,
@@ -155,16 +148,14 @@ def _play(
     hands: int,
     raw_seed: bytes,
     jobs: int,
-    progress: ProgressFn | None,
-    before: int,
-    total: int,
+    bar: _Overall,
     extra: _Extra,
 ) -> tuple[dict[str, Any], dict[int, float]]:
     """The figures of each planned player count, and the seconds their hands took."""
     step = RuleBook.of(rules).step
     by_count: dict[str, Any] = {}
     seconds: dict[int, float] = {}
-    for done, (players, seats) in enumerate(plans):
+    for players, seats in plans:
         records, seconds[players] = play_hands(
             rules,
             players,
@@ -173,7 +164,7 @@ def _play(
             seats,
             hand_records,
             jobs=jobs,
-            progress=_overall(progress, before + done * hands, total),
+            progress=bar.part(),
         )
         data = figures(records, players, step)
         fast = all_random(seats) and RuleBook.of(rules).fast_playout
@@ -182,18 +173,33 @@ def _play(
         check = confirmer(rules, players, raw_seed, data) if extra.confirm else None
         data["warnings"] = warnings_for(data, rules.source, confirm=check)
         if extra.skill:
-            data.update(run_all(rules, players, hands, raw_seed, jobs=jobs))
+            data.update(run_all(rules, players, hands, raw_seed, jobs=jobs, parts=bar.part))
             data["warnings"] += skill_warnings(data, rules.source)
         by_count[str(players)] = data
     return by_count, seconds
 
 
-def _overall(progress: ProgressFn | None, before: int, total: int) -> ProgressFn | None:
-    """One bar over every player count: a count's progress shifted by the hands before it."""
-    if progress is None:
-        return None
-    report: Callable[[int, int], None] = progress
-    return lambda done, _: report(before + done, total)
+class _Overall:
+    """One bar over every run of hands (each player count's, its skill and lines runs, the
+    ``--against`` ruleset's): each run's progress shifted by the hands before it."""
+
+    def __init__(self, progress: ProgressFn | None, total: int) -> None:
+        self._progress = progress
+        self._total = total
+        self._done = 0
+
+    def part(self) -> ProgressFn | None:
+        """The progress function of the next run, which starts where the last one ended."""
+        progress = self._progress
+        if progress is None:
+            return None
+        start = self._done
+
+        def report(done: int, _: int) -> None:
+            self._done = start + done
+            progress(self._done, self._total)
+
+        return report
 
 
 # --- the terminal summary ------------------------------------------------------------------

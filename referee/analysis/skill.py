@@ -30,6 +30,9 @@ from referee.ruleset.model import Ruleset
 from referee.sim.play import bots_rng, play_hand
 from referee.sim.runner import ProgressFn, dealer_of, make_bot, play_hands
 
+Parts = Callable[[], ProgressFn | None]
+"""Gives the progress function of the next run of hands (one bar over many runs)."""
+
 SKILL_BOT = "heuristic"
 LINE_BOTS = ("always-take", "never-take", "longest-suit")
 TAKING_LINES = ("always-take", "never-take")
@@ -79,7 +82,7 @@ def against_random(
     bot: str,
     *,
     jobs: int = 1,
-    progress: ProgressFn | None = None,
+    parts: Parts | None = None,
 ) -> dict[str, Any]:
     """``bot`` in every seat in turn against random players on the same ``deals`` deals:
     ``{bot, deals, seat_hands, bhabhis, bhabhi_rate, ci95, fair_rate, ratio}`` (``ratio``
@@ -87,6 +90,7 @@ def against_random(
     bhabhis = no_bhabhi = 0
     for seat in range(players):
         lineup = tuple(bot if s == seat else "random" for s in range(players))
+        progress = None if parts is None else parts()
         losers, _ = play_hands(
             rules, players, deals, seed, lineup, bhabhi_seats, jobs=jobs, progress=progress
         )
@@ -207,14 +211,22 @@ def run_all(
     *,
     jobs: int = 1,
     lines: bool = True,
+    parts: Parts | None = None,
 ) -> dict[str, Any]:
     """``{skill, lines}`` of one player count (``lines`` empty when not asked for)."""
     deals = deals_for(hands, players)
     out: dict[str, Any] = {
-        "skill": against_random(rules, players, deals, seed, SKILL_BOT, jobs=jobs)
+        "skill": against_random(rules, players, deals, seed, SKILL_BOT, jobs=jobs, parts=parts)
     }
     names: Sequence[str] = line_bots(rules.source) if lines else ()
     out["lines"] = {
-        name: against_random(rules, players, deals, seed, name, jobs=jobs) for name in names
+        name: against_random(rules, players, deals, seed, name, jobs=jobs, parts=parts)
+        for name in names
     }
     return out
+
+
+def hands_played(rules: Ruleset, players: int, hands: int) -> int:
+    """The hands ``run_all`` plays for one player count (for a progress bar's total)."""
+    bots = 1 + len(line_bots(rules.source))
+    return bots * deals_for(hands, players) * players
