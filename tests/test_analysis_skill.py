@@ -162,3 +162,14 @@ def test_one_progress_bar_over_the_skill_runs_too() -> None:
     assert total == 9 + 2 * 3 * 3  # heuristic and longest-suit, 3 deals in each of 3 seats
     assert calls[-1] == (total, total)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_html_page_has_a_skill_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    page = tmp_path / "skill.html"
+    argv = ["analyze", "discard", "--players", "3", "--hands", "9", "--no-confirm"]
+    assert main([*argv, "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<h3>Skill and lines</h3>" in text and "heuristic bot" in text
+    assert main([*argv, "--no-skill", "--html", str(page)]) == 0
+    assert "Skill and lines" not in page.read_text(encoding="utf-8")
+    capsys.readouterr()
