@@ -37,7 +37,7 @@ SKILL_BOT = "heuristic"
 LINE_BOTS = ("always-take", "never-take", "longest-suit")
 TAKING_LINES = ("always-take", "never-take")
 """The lines measured only where hands can be taken (``take_hand.when`` not ``never``)."""
-TAKING_CLAUSES = ("B9", "X1", "H20", "H21", "H22", "H23")
+TAKING_CLAUSES = ("B9", "X1", "H20", "H21", "H22", "H23", "H24")
 """The clauses of taking a hand that a taking line's warning names, if followed."""
 
 SKILL_MIN_SEAT_HANDS = 60
