@@ -36,7 +36,9 @@ def main() -> int:
             summary(simulate(rules, PLAYERS, hands, "bench", bots))
 
         def analysed(hands: int = hands, bots: list[str] = bots) -> None:
-            analyze(rules, [PLAYERS], hands, "bench", bots)
+            # The same hands as simulate's: the skill and confirmation runs play others
+            # (their cost is in docs/analysis.md).
+            analyze(rules, [PLAYERS], hands, "bench", bots, skill=False, confirm=False)
 
         analysed(1)  # loads SciPy
         best_sim, best_ana = _best(simulated, analysed)

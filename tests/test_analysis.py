@@ -36,12 +36,31 @@ def codes(data: dict[str, Any]) -> dict[str, list[str]]:
 def test_pickup_with_three_players_mostly_never_ends(capsys: pytest.CaptureFixture[str]) -> None:
     """P1's note: with P1-P3 as written most 3-player hands cannot end (here they stop in a
     dead position, or at the bound); the warning names the pick-up clauses."""
-    _, doc = run_json(capsys, "pickup", "--players", "3", "--hands", "80")
+    _, doc = run_json(
+        capsys, "pickup", "--players", "3", "--hands", "80", "--no-confirm", "--no-skill"
+    )
     data = doc["player_counts"]["3"]
     ending = data["termination"]
     assert ending["bound"] + ending["dead_position"] > 0.5
     assert ending["normal"] + ending["bound"] + ending["dead_position"] == pytest.approx(1.0)
-    assert codes(data)["most-hands-never-end"] == ["P1", "P2", "P3"]
+    assert codes(data)["most-hands-never-end"] == ["P1", "P2", "P3"]  # unconfirmed suspects
+
+
+def test_pickup_never_ending_is_confirmed_by_switching_off_suit_play(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Re-played with P1's option switched (off_suit.play), the hands end: P1 is confirmed
+    and the message names the option; P3's switch (draws_from_waste) does not end them."""
+    _, doc = run_json(capsys, "pickup", "--players", "3", "--hands", "80", "--no-skill")
+    warning = next(
+        w for w in doc["player_counts"]["3"]["warnings"] if w["code"] == "most-hands-never-end"
+    )
+    assert "P1" in warning["clauses"] and "P3" not in warning["clauses"]
+    assert "with off_suit.play: " in warning["message"]
+    tried = {t["clause"]: t for t in warning["confirmation"]}
+    assert tried["P1"]["option"] == "off_suit.play" and tried["P1"]["confirmed"]
+    assert tried["P1"]["figure"] <= 0.5 * (1 - doc["player_counts"]["3"]["termination"]["normal"])
+    assert not tried["P3"]["confirmed"]
 
 
 def test_discard_with_three_players_is_decided_by_the_deal(
@@ -53,17 +72,17 @@ def test_discard_with_three_players_is_decided_by_the_deal(
     assert three["decisiveness"]["after_deal"] == 1.0
     assert three["fairness"]["by_cards_dealt"]["18"]["bhabhi_rate"] == 1.0
     warned = codes(three)
-    assert warned["decided-by-deal"] == ["C4", "D1", "D2"]
+    assert warned["decided-by-deal"] == ["C4", "D1"]  # D2 switched off alone changes nothing
     assert warned["unfair-seat"] == ["C4"]
     four = doc["player_counts"]["4"]  # everyone goes out on the same trick: no Bhabhi
     assert four["no_bhabhi"]["rate"] == 1.0
     assert four["events"]["players_out"]["all_at_once"] == 1.0
-    assert codes(four) == {"no-bhabhi": ["C11", "D1", "D2"]}
+    assert codes(four) == {"no-bhabhi": ["C11", "D1"]}
 
 
 def test_bhabho_ends_normally(capsys: pytest.CaptureFixture[str]) -> None:
     """B8's note: every hand of B1-B8 ends."""
-    _, doc = run_json(capsys, "bhabho", "--players", "4-5", "--hands", "100")
+    _, doc = run_json(capsys, "bhabho", "--players", "4-5", "--hands", "100", "--no-skill")
     for data in doc["player_counts"].values():
         assert data["termination"]["normal"] >= 0.99
         assert data["warnings"] == []
@@ -121,7 +140,15 @@ def test_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
         data["events"]
     )
     for warning in data["warnings"]:
-        assert set(warning) == {"code", "message", "clauses"}
+        assert {"code", "message", "clauses"} <= set(warning) <= {
+            "code", "message", "clauses", "confirmation",
+        }  # fmt: skip
+    for entry in [data["skill"], *data["lines"].values()]:
+        assert {
+            "bot", "deals", "seat_hands", "bhabhis", "bhabhi_rate", "ci95", "fair_rate", "ratio",
+        } == set(entry)  # fmt: skip
+        assert entry["ci95"][0] <= entry["bhabhi_rate"] <= entry["ci95"][1]
+    assert list(data["lines"]) == ["longest-suit"]  # pickup takes no hands: no B9 lines
 
 
 def test_the_document_is_the_same_for_any_number_of_jobs(
@@ -194,7 +221,7 @@ def test_discard_against_pickup_differs_significantly(capsys: pytest.CaptureFixt
     pickup = load_ruleset("pickup")
     assert against["ruleset"] == {"id": "pickup", "hash": pickup.hash, "title": pickup.title.en}
     assert (against["test"], against["significance_level"]) == ("two-proportion z-test", 0.01)
-    _, alone = run_json(capsys, "pickup", "--players", "3", "--hands", "60")
+    _, alone = run_json(capsys, "pickup", "--players", "3", "--hands", "60", "--no-skill")
     assert against["player_counts"] == alone["player_counts"]
     normal = against["differences"]["3"]["termination"]["normal"]
     assert normal["this"] == doc["player_counts"]["3"]["termination"]["normal"] == 1.0
@@ -257,7 +284,7 @@ def test_html_page_from_the_document(capsys: pytest.CaptureFixture[str], tmp_pat
     """Four inline plots per player count, the warnings first, nothing to fetch, the same
     bytes for the same run; with --against the length and seat plots show both rulesets."""
     page = tmp_path / "a.html"
-    args = ("discard", "--players", "3", "--hands", "20", "--against", "pickup")
+    args = ("discard", "--players", "3", "--hands", "20", "--against", "pickup", "--no-confirm")
     code, out, _ = run(capsys, *args, "--html", str(page))
     assert code == 0 and "== 3 players" in out
     text = page.read_text(encoding="utf-8")

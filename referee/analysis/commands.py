@@ -84,6 +84,16 @@ def register(subparsers: Subparsers) -> None:
         help="write the analysis as one self-contained HTML page with plots to FILE",
     )
     parser.add_argument(
+        "--no-skill",
+        action="store_true",
+        help="do not measure the heuristic bot and the degenerate lines against random players",
+    )
+    parser.add_argument(
+        "--no-confirm",
+        action="store_true",
+        help="name a warning's suspect clauses without re-playing with their options switched",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="processes to use (same result)"
     )
     parser.set_defaults(func=run)
@@ -109,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             progress=bar,
             against=against,
+            skill=not args.no_skill,
+            confirm=not args.no_confirm,
         )
     except ValueError as exc:
         return _fail(str(exc))

@@ -184,6 +184,7 @@ def _count(
     out += _decisiveness(data)
     out += _figure(plots.curve_plot, series[:1], f"{key}-curve", _curve_caption(data))
     out += _events(data)
+    out += _skill(data)
     if other is not None:
         out += _differences(document, players)
     out.append("</section>")
@@ -294,6 +295,27 @@ def _events(data: Mapping[str, Any]) -> list[str]:
         *_table(["per hand", "mean", "most", "hands with one"], rows),
         f"<p>Players out per trick {out['per_trick']:.3f}; every player who got away went "
         f"out on one trick in {_pct(out['all_at_once'])} of hands.</p>",
+    ]
+
+
+def _skill(data: Mapping[str, Any]) -> list[str]:
+    """The heuristic bot and the degenerate lines against random players (absent with
+    ``--no-skill``)."""
+    if "skill" not in data:
+        return []
+    entries = [("heuristic bot", data["skill"])]
+    entries += [(name.replace("-", " "), line) for name, line in data["lines"].items()]
+    rows = [
+        [name, _pct(entry["bhabhi_rate"]), f"{_pct(entry['ci95'][0])} – {_pct(entry['ci95'][1])}",
+         _pct(entry["fair_rate"]), "–" if entry["ratio"] is None else f"{entry['ratio']:.2f}"]
+        for name, entry in entries
+    ]  # fmt: skip
+    deals = data["skill"]["deals"]
+    return [
+        "<h3>Skill and lines</h3>",
+        f"<p>One bot against random players, in every seat in turn on the same {deals} "
+        "deals: its Bhabhi rate, against a fair share of the hands with a Bhabhi.</p>",
+        *_table(["one bot, others random", "Bhabhi", "95% interval", "fair", "ratio"], rows),
     ]
 
 

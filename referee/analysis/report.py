@@ -8,13 +8,15 @@ any number of processes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.analysis.compare import SIGNIFICANCE_LEVEL, TEST, differences, format_against
+from referee.analysis.confirm import confirmer
 from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
 from referee.analysis.record import hand_records
+from referee.analysis.skill import format_skill, hands_played, run_all, skill_warnings
 from referee.analysis.warnings import warnings_for
 from referee.engine.components import RuleBook
 from referee.engine.shuffle import Seed, seed_bytes
@@ -68,11 +70,16 @@ def analyze(
     jobs: int = 1,
     progress: ProgressFn | None = None,
     against: Ruleset | None = None,
+    skill: bool = True,
+    confirm: bool = True,
 ) -> tuple[dict[str, Any], Timing]:
     """Play ``hands`` hands at each player count and return (the document, the timing).
     With ``against``, the same deals (seed and hand indices) are played by that ruleset too,
     at each of ``counts`` it allows, and compared (``compare``).  Raises ``ValueError``
-    (one line) for arguments that cannot be played, before any hand."""
+    (one line) for arguments that cannot be played, before any hand.  ``skill``: measure
+    the heuristic bot and the degenerate lines against random players (``skill``; for this
+    ruleset only, not ``against``); ``confirm``: re-run a warning's suspects with their
+    options switched (``confirm``)."""
     raw_seed = seed_bytes(seed)
     plans = [(players, seats_for(bots, players)) for players in counts]
     for players, seats in plans:
@@ -82,7 +89,11 @@ def analyze(
         assert against is not None
         check_run(against, players, seats, hands, jobs, hands_option="--hands")
     total = (len(plans) + len(both)) * hands
-    by_count, seconds = _play(rules, plans, hands, raw_seed, jobs, progress, 0, total)
+    if skill:
+        total += sum(hands_played(rules, players, hands) for players, _ in plans)
+    bar = _Overall(progress, total)
+    extra = _Extra(skill, confirm)
+    by_count, seconds = _play(rules, plans, hands, raw_seed, jobs, bar, extra)
     document = {
         "ruleset": _ruleset(rules),
         "seed": raw_seed.decode("utf-8", errors="backslashreplace"),
@@ -93,9 +104,7 @@ def analyze(
     }
     if against is None:
         return document, Timing(seconds, hands, jobs)
-    other, other_seconds = _play(
-        against, both, hands, raw_seed, jobs, progress, len(plans) * hands, total
-    )
+    other, other_seconds = _play(against, both, hands, raw_seed, jobs, bar, _Extra(False, confirm))
     document["against"] = {
         "ruleset": _ruleset(against),
         "test": TEST,
@@ -104,6 +113,14 @@ def analyze(
         "differences": {n: differences(by_count[n], data) for n, data in other.items()},
     }
     return document, Timing(seconds, hands, jobs, other_seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class _Extra:
+    """What a run plays beyond the hands: skill and lines, confirmation of suspects."""
+
+    skill: bool
+    confirm: bool
 
 
 def _ruleset(rules: Ruleset) -> dict[str, str]:
@@ -131,15 +148,14 @@ def _play(
     hands: int,
     raw_seed: bytes,
     jobs: int,
-    progress: ProgressFn | None,
-    before: int,
-    total: int,
+    bar: _Overall,
+    extra: _Extra,
 ) -> tuple[dict[str, Any], dict[int, float]]:
     """The figures of each planned player count, and the seconds their hands took."""
     step = RuleBook.of(rules).step
     by_count: dict[str, Any] = {}
     seconds: dict[int, float] = {}
-    for done, (players, seats) in enumerate(plans):
+    for players, seats in plans:
         records, seconds[players] = play_hands(
             rules,
             players,
@@ -148,23 +164,42 @@ def _play(
             seats,
             hand_records,
             jobs=jobs,
-            progress=_overall(progress, before + done * hands, total),
+            progress=bar.part(),
         )
         data = figures(records, players, step)
         fast = all_random(seats) and RuleBook.of(rules).fast_playout
         data["bots"] = list(seats)
         data["engine"] = "playout" if fast else "hand"
-        data["warnings"] = warnings_for(data, rules.source)
+        check = confirmer(rules, players, raw_seed, data) if extra.confirm else None
+        data["warnings"] = warnings_for(data, rules.source, confirm=check)
+        if extra.skill:
+            data.update(run_all(rules, players, hands, raw_seed, jobs=jobs, parts=bar.part))
+            data["warnings"] += skill_warnings(data, rules.source)
         by_count[str(players)] = data
     return by_count, seconds
 
 
-def _overall(progress: ProgressFn | None, before: int, total: int) -> ProgressFn | None:
-    """One bar over every player count: a count's progress shifted by the hands before it."""
-    if progress is None:
-        return None
-    report: Callable[[int, int], None] = progress
-    return lambda done, _: report(before + done, total)
+class _Overall:
+    """One bar over every run of hands (each player count's, its skill and lines runs, the
+    ``--against`` ruleset's): each run's progress shifted by the hands before it."""
+
+    def __init__(self, progress: ProgressFn | None, total: int) -> None:
+        self._progress = progress
+        self._total = total
+        self._done = 0
+
+    def part(self) -> ProgressFn | None:
+        """The progress function of the next run, which starts where the last one ended."""
+        progress = self._progress
+        if progress is None:
+            return None
+        start = self._done
+
+        def report(done: int, _: int) -> None:
+            self._done = start + done
+            progress(self._done, self._total)
+
+        return report
 
 
 # --- the terminal summary ------------------------------------------------------------------
@@ -256,6 +291,7 @@ def _count_text(data: Mapping[str, Any]) -> list[str]:
         f"  players out per trick {out['per_trick']:.3f}; all out on one trick in "
         f"{_pct(out['all_at_once'])} of hands",
     ]
+    lines += format_skill(data)
     for warning in data["warnings"]:
         clauses = f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
         lines.append(f"warning: {warning['message']}{clauses}")

@@ -8,11 +8,12 @@ the discard rules are decided by the deal; C4: some hands are dealt a card more)
 the ruleset does not follow is never named, and where nothing can be told the list is
 empty.
 
-The seam for confirming a suspect by re-running with one option changed: ``warnings_for``
-takes a ``confirm`` function, given the warning's code and its suspects, that returns the
-clauses to name (by default the suspects as they are).  A later ``confirm`` can play the
-ruleset again with each suspect's option switched (``clauses.CONDITIONS`` says which
-options) and keep the clauses whose change removes the warning.
+Confirming a suspect by re-running with one option changed: ``warnings_for`` takes a
+``confirm`` function, given the warning's code and its suspects, that returns the clauses
+to name, what was tried and the words to add to the message (``referee.analysis.confirm``
+plays the ruleset again with each suspect's option switched, ``clauses.CONDITIONS``, and
+keeps the clauses whose change removes or halves the warning).  Without it the suspects
+are named as they are.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ DEAL_DECIDES = ("D1", "D2")
 """The discard rules: no card comes back to a hand, so every player sheds one a trick and
 the deal decides (the catalogue's note on D1)."""
 
-Confirm = Callable[[str, list[str]], list[str]]
-"""``confirm(code, suspects)`` -> the clauses a warning names (see the module docstring)."""
+Confirm = Callable[[str, list[str]], tuple[list[str], list[dict[str, Any]], str]]
+"""``confirm(code, suspects)`` -> (the clauses a warning names, the option changes tried,
+words for the message, empty for none); see the module docstring."""
 
 
 def warnings_for(
@@ -116,8 +118,15 @@ def warnings_for(
     found.extend(_unfair(data))
     out = []
     for code, message, suspects in found:
-        clauses = suspects if confirm is None else confirm(code, suspects)
-        out.append({"code": code, "message": message, "clauses": clauses})
+        warning: dict[str, Any] = {"code": code, "message": message, "clauses": suspects}
+        if confirm is not None:
+            clauses, tried, note = confirm(code, suspects)
+            warning["clauses"] = clauses
+            if tried:
+                warning["confirmation"] = tried
+            if note:
+                warning["message"] = f"{message}; {note}"
+        out.append(warning)
     return out
 
 

@@ -26,8 +26,11 @@ from typing import Any, TypeVar
 from referee.engine.session import rotation_dealer
 from referee.ruleset.model import Ruleset
 from referee.sim.bots import Bot, HeuristicBot, RandomBot
+from referee.sim.lines import AlwaysTakeBot, LongestSuitBot, NeverTakeBot
 
-BOT_NAMES = ("random", "heuristic")
+BOT_NAMES = ("random", "heuristic", "always-take", "never-take", "longest-suit")
+"""The bots a run names; the last three play one line and are random otherwise
+(``referee.sim.lines``: the degenerate lines of ``bhabhi analyze``)."""
 
 T = TypeVar("T")
 
@@ -53,6 +56,12 @@ def make_bot(name: str, rules: Ruleset) -> Bot:
         return RandomBot()
     if name == "heuristic":
         return HeuristicBot(rules)
+    if name == "always-take":
+        return AlwaysTakeBot()
+    if name == "never-take":
+        return NeverTakeBot()
+    if name == "longest-suit":
+        return LongestSuitBot(rules)
     raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
 
 
