@@ -37,7 +37,7 @@ def register(subparsers: Subparsers) -> None:
         help="play many hands and report how a variant ends, how long, how fair, how decided",
         description="Play K hands of a ruleset at each player count with bots (hand i dealt "
         "from the seed S:i, as bhabhi simulate deals it) and report how hands end and how "
-        "long they run, each seat's Bhabhi rate with 95%% intervals and a test of equal "
+        "long they run, each seat's Bhabhi rate with 95% intervals and a test of equal "
         "chances, from when the Bhabhi can be told, the events per hand, and warnings in "
         "plain words naming the clauses likely responsible (docs/analysis.md).",
     )

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.analysis.figures import BOUND, DEAD
+from referee.analysis.numbers import p_text, percent, rounded
 
 SIGNIFICANCE_LEVEL = 0.01
 """1%, not 5%: a comparison makes several tests per player count (three endings and one per
@@ -79,11 +80,11 @@ def _difference(successes: int, trials: int, other_successes: int, other_trials:
     z, p_value = two_proportions(successes, trials, other_successes, other_trials)
     this, other = successes / trials, other_successes / other_trials
     return {
-        "this": _round(this),
-        "other": _round(other),
-        "difference": _round(this - other),
-        "z": _round(z),
-        "p_value": _round(p_value),
+        "this": rounded(this),
+        "other": rounded(other),
+        "difference": rounded(this - other),
+        "z": rounded(z),
+        "p_value": rounded(p_value),
         "significant": p_value < SIGNIFICANCE_LEVEL,
     }
 
@@ -111,7 +112,7 @@ def format_against(document: Mapping[str, Any]) -> list[str]:
         ]  # fmt: skip
         for name, cell in rows:
             lines.append(
-                f"  {name:<18} {_pct(cell['this']):>{width}} {_pct(cell['other']):>{width}} "
+                f"  {name:<18} {percent(cell['this']):>{width}} {percent(cell['other']):>{width}} "
                 f"{100 * cell['difference']:>+7.1f} {p_text(cell['p_value']):>9}"
                 + (" *" if cell["significant"] else "")
             )
@@ -119,16 +120,3 @@ def format_against(document: Mapping[str, Any]) -> list[str]:
             clauses = f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
             lines.append(f"warning ({other_id}): {warning['message']}{clauses}")
     return lines
-
-
-def p_text(p_value: float) -> str:
-    """A p-value in three figures; one rounded to 0 (6 decimals) as below 1e-6."""
-    return f"{p_value:.3g}" if p_value > 0 else "<1e-6"
-
-
-def _pct(share: float) -> str:
-    return f"{100 * share:.1f}%"
-
-
-def _round(value: float) -> float:
-    return round(float(value), 6) + 0.0

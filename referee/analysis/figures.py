@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from referee.analysis.numbers import rounded
 from referee.analysis.record import HandRecord
 from referee.engine.types import Termination
 
@@ -71,16 +72,16 @@ def spread(values: Sequence[float]) -> dict[str, float]:
     if not values:
         return {"median": 0.0, "q1": 0.0, "q3": 0.0, "p95": 0.0, "max": 0.0}
     if len(values) == 1:
-        only = _round(values[0])
+        only = rounded(values[0])
         return {"median": only, "q1": only, "q3": only, "p95": only, "max": only}
     q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
     p95 = statistics.quantiles(values, n=20, method="inclusive")[18]
     return {
-        "median": _round(median),
-        "q1": _round(q1),
-        "q3": _round(q3),
-        "p95": _round(p95),
-        "max": _round(max(values)),
+        "median": rounded(median),
+        "q1": rounded(q1),
+        "q3": rounded(q3),
+        "p95": rounded(p95),
+        "max": rounded(max(values)),
     }
 
 
@@ -109,9 +110,9 @@ def figures(records: Sequence[HandRecord], players: int, step: int) -> dict[str,
         "players": players,
         "hands": count,
         "termination": {
-            "normal": _round((count - bound - dead) / count),
-            "dead_position": _round(dead / count),
-            "bound": _round(bound / count),
+            "normal": rounded((count - bound - dead) / count),
+            "dead_position": rounded(dead / count),
+            "bound": rounded(bound / count),
             "counts": {str(t): endings[str(t)] for t in Termination},
         },
         "length": {
@@ -123,19 +124,19 @@ def figures(records: Sequence[HandRecord], players: int, step: int) -> dict[str,
         "seats": [
             {
                 "offset": offset,
-                "bhabhi_rate": _round(rates[offset]),
+                "bhabhi_rate": rounded(rates[offset]),
                 "ci95": _interval(by_offset[offset], count),
                 "bhabhis": by_offset[offset],
                 "dealt": max(dealt_at[offset].items(), key=lambda item: (item[1], item[0]))[0],
             }
             for offset in range(players)
         ],
-        "no_bhabhi": {"hands": no_bhabhi, "rate": _round(no_bhabhi / count)},
+        "no_bhabhi": {"hands": no_bhabhi, "rate": rounded(no_bhabhi / count)},
         "fairness": {
-            "fair_rate": _round((count - no_bhabhi) / count / players),
-            "chi2": None if tested is None else _round(tested[0]),
-            "p_value": None if tested is None else _round(tested[1]),
-            "balance": _round(balance(rates)),
+            "fair_rate": rounded((count - no_bhabhi) / count / players),
+            "chi2": None if tested is None else rounded(tested[0]),
+            "p_value": None if tested is None else rounded(tested[1]),
+            "balance": rounded(balance(rates)),
             **_splits(records, players),
         },
         "decisiveness": _decisiveness(records),
@@ -185,7 +186,7 @@ def _splits(records: Sequence[HandRecord], players: int) -> dict[str, Any]:
 def _group(bhabhis: int, seat_hands: int) -> dict[str, Any]:
     rate = bhabhis / seat_hands if seat_hands else 0.0
     return {
-        "bhabhi_rate": _round(rate),
+        "bhabhi_rate": rounded(rate),
         "ci95": _interval(bhabhis, seat_hands),
         "bhabhis": bhabhis,
         "seat_hands": seat_hands,
@@ -201,12 +202,12 @@ def _decisiveness(records: Sequence[HandRecord]) -> dict[str, Any]:
     changes = [r.lead_changes for r in records]
     return {
         "hands": len(points),
-        "after_deal": _round(after_deal / len(points)) if points else 0.0,
+        "after_deal": rounded(after_deal / len(points)) if points else 0.0,
         "fraction": spread(fractions),
         "curve": _curve(fractions),
         "lead_changes": {
             "per_hand": spread(changes),
-            "per_trick": _round(sum(changes) / tricks) if tricks else 0.0,
+            "per_trick": rounded(sum(changes) / tricks) if tricks else 0.0,
         },
     }
 
@@ -224,7 +225,7 @@ def _curve(fractions: Sequence[float]) -> list[float]:
     shares = []
     for k in range(CURVE_STEPS + 1):
         limit = k / CURVE_STEPS + 1e-12
-        shares.append(_round(sum(1 for f in ordered if f <= limit) / len(ordered)))
+        shares.append(rounded(sum(1 for f in ordered if f <= limit) / len(ordered)))
     return shares
 
 
@@ -234,9 +235,9 @@ def _events(records: Sequence[HandRecord]) -> dict[str, Any]:
     for key in ("pickups", "tochoos", "waste_draws", "hands_taken"):
         values = [getattr(r, key) for r in records]
         out[key] = {
-            "mean": _round(sum(values) / count),
+            "mean": rounded(sum(values) / count),
             "max": max(values),
-            "hands": _round(sum(1 for v in values if v) / count),
+            "hands": rounded(sum(1 for v in values if v) / count),
         }
     by_count: Counter[int] = Counter()
     for outs, hands in Counter(r.outs for r in records).items():
@@ -246,8 +247,8 @@ def _events(records: Sequence[HandRecord]) -> dict[str, Any]:
     went = sum(n * k for k, n in by_count.items())
     out["players_out"] = {
         "tricks_by_count": {str(k): by_count[k] for k in sorted(by_count)},
-        "per_trick": _round(went / tricks) if tricks else 0.0,
-        "all_at_once": _round(
+        "per_trick": rounded(went / tricks) if tricks else 0.0,
+        "all_at_once": rounded(
             sum(1 for r in records if len(r.outs) == 1 and r.outs[0] >= len(r.dealt) - 1) / count
         ),
     }
@@ -263,8 +264,4 @@ def _histogram(values: Sequence[int]) -> dict[str, int]:
 
 def _interval(successes: int, trials: int) -> list[float]:
     low, high = wilson(successes, trials)
-    return [_round(low), _round(high)]
-
-
-def _round(value: float) -> float:
-    return round(float(value), 6) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return [rounded(low), rounded(high)]

@@ -18,7 +18,8 @@ from html import escape
 from typing import Any
 
 from referee.analysis import plots
-from referee.analysis.compare import ENDINGS, p_text
+from referee.analysis.compare import ENDINGS
+from referee.analysis.numbers import p_text, percent
 from referee.analysis.plots import Series
 
 STYLE = """
@@ -222,9 +223,9 @@ def _termination(data: Mapping[str, Any]) -> list[str]:
     out = [
         "<h3>How hands end, and how long they run</h3>",
         f"<p>{data['hands']} hands played by {escape(engine)}, bots "
-        f"{escape(', '.join(data['bots']))}. Ended by the rules {_pct(ending['normal'])}, in "
-        f"a dead position {_pct(ending['dead_position'])}, at the bound "
-        f"{_pct(ending['bound'])}; no Bhabhi in {_pct(data['no_bhabhi']['rate'])}.</p>",
+        f"{escape(', '.join(data['bots']))}. Ended by the rules {percent(ending['normal'])}, in "
+        f"a dead position {percent(ending['dead_position'])}, at the bound "
+        f"{percent(ending['bound'])}; no Bhabhi in {percent(data['no_bhabhi']['rate'])}.</p>",
     ]
     rows = [
         [name, *(f"{spread[k]:.1f}" for k in ("median", "q1", "q3", "p95", "max"))]
@@ -242,8 +243,8 @@ def _seats(data: Mapping[str, Any]) -> list[str]:
             [
                 _seat(seat["offset"]),
                 str(seat["dealt"]),
-                _pct(seat["bhabhi_rate"]),
-                f"{_pct(low)} – {_pct(high)}",
+                percent(seat["bhabhi_rate"]),
+                f"{percent(low)} – {percent(high)}",
             ]
         )
     p_value = fairness["p_value"]
@@ -257,16 +258,16 @@ def _seats(data: Mapping[str, Any]) -> list[str]:
     most_text = (
         "every hand was dealt evenly"
         if most["most"]["seat_hands"] == 0
-        else f"the seats dealt the most cards {_pct(most['most']['bhabhi_rate'])}, the "
-        f"others {_pct(most['others']['bhabhi_rate'])}"
+        else f"the seats dealt the most cards {percent(most['most']['bhabhi_rate'])}, the "
+        f"others {percent(most['others']['bhabhi_rate'])}"
     )
     return [
         "<h3>Fairness</h3>",
         *_table(["seat", "dealt", "Bhabhi", "95% interval"], rows),
-        f"<p>Fair rate {_pct(fairness['fair_rate'])}, balance {fairness['balance']:.3f}, "
+        f"<p>Fair rate {percent(fairness['fair_rate'])}, balance {fairness['balance']:.3f}, "
         f"{escape(tested)}. The holder of the lead card (C6) loses "
-        f"{_pct(holder['holder']['bhabhi_rate'])}, the others "
-        f"{_pct(holder['others']['bhabhi_rate'])}; {escape(most_text)}.</p>",
+        f"{percent(holder['holder']['bhabhi_rate'])}, the others "
+        f"{percent(holder['others']['bhabhi_rate'])}; {escape(most_text)}.</p>",
     ]
 
 
@@ -276,9 +277,9 @@ def _decisiveness(data: Mapping[str, Any]) -> list[str]:
     return [
         "<h3>Decisiveness</h3>",
         f"<p>In {decided['hands']} hands with a Bhabhi, the Bhabhi is known after the deal "
-        f"in {_pct(decided['after_deal'])}; from {_pct(fraction['median'])} of the hand on "
-        f"(median; quartiles {_pct(fraction['q1'])} – {_pct(fraction['q3'])}). The lead "
-        f"changes hands on {_pct(decided['lead_changes']['per_trick'])} of tricks.</p>",
+        f"in {percent(decided['after_deal'])}; from {percent(fraction['median'])} of the hand on "
+        f"(median; quartiles {percent(fraction['q1'])} – {percent(fraction['q3'])}). The lead "
+        f"changes hands on {percent(decided['lead_changes']['per_trick'])} of tricks.</p>",
     ]
 
 
@@ -286,7 +287,7 @@ def _events(data: Mapping[str, Any]) -> list[str]:
     events = data["events"]
     rows = [
         [name.replace("_", " "), f"{events[name]['mean']:.2f}", str(events[name]["max"]),
-         _pct(events[name]["hands"])]
+         percent(events[name]["hands"])]
         for name in ("pickups", "tochoos", "waste_draws", "hands_taken")
     ]  # fmt: skip
     out = events["players_out"]
@@ -294,7 +295,7 @@ def _events(data: Mapping[str, Any]) -> list[str]:
         "<h3>Events</h3>",
         *_table(["per hand", "mean", "most", "hands with one"], rows),
         f"<p>Players out per trick {out['per_trick']:.3f}; every player who got away went "
-        f"out on one trick in {_pct(out['all_at_once'])} of hands.</p>",
+        f"out on one trick in {percent(out['all_at_once'])} of hands.</p>",
     ]
 
 
@@ -306,10 +307,15 @@ def _skill(data: Mapping[str, Any]) -> list[str]:
     entries = [("heuristic bot", data["skill"])]
     entries += [(name.replace("-", " "), line) for name, line in data["lines"].items()]
     rows = [
-        [name, _pct(entry["bhabhi_rate"]), f"{_pct(entry['ci95'][0])} – {_pct(entry['ci95'][1])}",
-         _pct(entry["fair_rate"]), "–" if entry["ratio"] is None else f"{entry['ratio']:.2f}"]
+        [
+            name,
+            percent(entry["bhabhi_rate"]),
+            f"{percent(entry['ci95'][0])} – {percent(entry['ci95'][1])}",
+            percent(entry["fair_rate"]),
+            "–" if entry["ratio"] is None else f"{entry['ratio']:.2f}",
+        ]
         for name, entry in entries
-    ]  # fmt: skip
+    ]
     deals = data["skill"]["deals"]
     return [
         "<h3>Skill and lines</h3>",
@@ -331,8 +337,8 @@ def _differences(document: Mapping[str, Any], players: str) -> list[str]:
         rows.append(
             [
                 name,
-                _pct(cell["this"]),
-                _pct(cell["other"]),
+                percent(cell["this"]),
+                percent(cell["other"]),
                 f"{100 * cell['difference']:+.1f}",
                 p_text(cell["p_value"]) + (" *" if cell["significant"] else ""),
             ]
@@ -366,8 +372,10 @@ def _length_caption(series: Sequence[Series]) -> tuple[str, str]:
 def _seat_caption(series: Sequence[Series]) -> tuple[str, str]:
     parts = []
     for label, data in series:
-        rates = ", ".join(f"{_seat(s['offset'])} {_pct(s['bhabhi_rate'])}" for s in data["seats"])
-        parts.append(f"{label}: {rates} (fair {_pct(data['fairness']['fair_rate'])})")
+        rates = ", ".join(
+            f"{_seat(s['offset'])} {percent(s['bhabhi_rate'])}" for s in data["seats"]
+        )
+        parts.append(f"{label}: {rates} (fair {percent(data['fairness']['fair_rate'])})")
     shown = (
         "Bhabhi rate by seat, counted from the dealer, with 95% intervals; the dashed line "
         "is the fair rate."
@@ -377,7 +385,7 @@ def _seat_caption(series: Sequence[Series]) -> tuple[str, str]:
 
 def _dealt_caption(data: Mapping[str, Any]) -> tuple[str, str]:
     groups = data["fairness"]["by_cards_dealt"]
-    rates = ", ".join(f"{n} cards {_pct(g['bhabhi_rate'])}" for n, g in groups.items())
+    rates = ", ".join(f"{n} cards {percent(g['bhabhi_rate'])}" for n, g in groups.items())
     shown = "Bhabhi rate of a seat by the number of cards it was dealt, with 95% intervals."
     return shown, f"{shown} {rates}."
 
@@ -389,14 +397,10 @@ def _curve_caption(data: Mapping[str, Any]) -> tuple[str, str]:
         "most cards from then on) by each tenth of the hand."
     )
     return shown, (
-        f"{shown} Known after the deal {_pct(curve[0])}, by half the hand "
-        f"{_pct(curve[len(curve) // 2])}, at the end {_pct(curve[-1])}."
+        f"{shown} Known after the deal {percent(curve[0])}, by half the hand "
+        f"{percent(curve[len(curve) // 2])}, at the end {percent(curve[-1])}."
     )
 
 
 def _seat(offset: int) -> str:
     return "dealer" if offset == 0 else f"dealer +{offset}"
-
-
-def _pct(share: float) -> str:
-    return f"{100 * share:.1f}%"

@@ -15,6 +15,7 @@ from typing import Any
 from referee.analysis.compare import SIGNIFICANCE_LEVEL, TEST, differences, format_against
 from referee.analysis.confirm import confirmer
 from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
+from referee.analysis.numbers import percent
 from referee.analysis.record import hand_records
 from referee.analysis.skill import format_skill, hands_played, run_all, skill_warnings
 from referee.analysis.warnings import warnings_for
@@ -233,9 +234,9 @@ def _count_text(data: Mapping[str, Any]) -> list[str]:
     engine = "fast random playout" if data["engine"] == "playout" else "Hand API"
     lines = [
         f"== {players} players ({data['hands']} hands, {engine}) ==",
-        f"ended normally {_pct(ending['normal'])}, in a dead position "
-        f"{_pct(ending['dead_position'])}, at the bound {_pct(ending['bound'])}; "
-        f"no Bhabhi {_pct(data['no_bhabhi']['rate'])}",
+        f"ended normally {percent(ending['normal'])}, in a dead position "
+        f"{percent(ending['dead_position'])}, at the bound {percent(ending['bound'])}; "
+        f"no Bhabhi {percent(data['no_bhabhi']['rate'])}",
         "",
         f"  {'length':<10} {'median':>8} {'q1':>8} {'q3':>8} {'p95':>8} {'max':>8}",
     ]
@@ -253,32 +254,32 @@ def _count_text(data: Mapping[str, Any]) -> list[str]:
         low, high = seat["ci95"]
         name = "dealer" if seat["offset"] == 0 else f"dealer +{seat['offset']}"
         lines.append(
-            f"  {name:<14} {seat['dealt']:>6} {_pct(seat['bhabhi_rate']):>8} "
-            f"{_pct(low):>8} - {_pct(high):<6}"
+            f"  {name:<14} {seat['dealt']:>6} {percent(seat['bhabhi_rate']):>8} "
+            f"{percent(low):>8} - {percent(high):<6}"
         )
     p_value = fairness["p_value"]
     tested = "no Bhabhi to test" if p_value is None else f"chi-square p = {p_value:.3g}"
     holder = fairness["by_lead_card_holder"]
     most = fairness["by_most_cards"]
     lines += [
-        f"  fair {_pct(fairness['fair_rate'])}, balance {fairness['balance']:.3f}, {tested}",
-        f"  lead card holder {_pct(holder['holder']['bhabhi_rate'])}, others "
-        f"{_pct(holder['others']['bhabhi_rate'])}; dealt the most cards "
+        f"  fair {percent(fairness['fair_rate'])}, balance {fairness['balance']:.3f}, {tested}",
+        f"  lead card holder {percent(holder['holder']['bhabhi_rate'])}, others "
+        f"{percent(holder['others']['bhabhi_rate'])}; dealt the most cards "
         + (
             "(every hand dealt evenly)"
             if most["most"]["seat_hands"] == 0
-            else f"{_pct(most['most']['bhabhi_rate'])}, others "
-            f"{_pct(most['others']['bhabhi_rate'])}"
+            else f"{percent(most['most']['bhabhi_rate'])}, others "
+            f"{percent(most['others']['bhabhi_rate'])}"
         ),
     ]
     decided = data["decisiveness"]
     fraction = decided["fraction"]
     lines += [
         "",
-        f"  Bhabhi known after the deal in {_pct(decided['after_deal'])} of hands with one; "
-        f"from {_pct(fraction['median'])} of the hand on (median, quartiles "
-        f"{_pct(fraction['q1'])}-{_pct(fraction['q3'])})",
-        f"  lead changes hands on {_pct(decided['lead_changes']['per_trick'])} of tricks",
+        f"  Bhabhi known after the deal in {percent(decided['after_deal'])} of hands with one; "
+        f"from {percent(fraction['median'])} of the hand on (median, quartiles "
+        f"{percent(fraction['q1'])}-{percent(fraction['q3'])})",
+        f"  lead changes hands on {percent(decided['lead_changes']['per_trick'])} of tricks",
     ]
     events = data["events"]
     per_hand = ", ".join(
@@ -289,14 +290,10 @@ def _count_text(data: Mapping[str, Any]) -> list[str]:
     lines += [
         f"  per hand: {per_hand}",
         f"  players out per trick {out['per_trick']:.3f}; all out on one trick in "
-        f"{_pct(out['all_at_once'])} of hands",
+        f"{percent(out['all_at_once'])} of hands",
     ]
     lines += format_skill(data)
     for warning in data["warnings"]:
         clauses = f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
         lines.append(f"warning: {warning['message']}{clauses}")
     return lines
-
-
-def _pct(share: float) -> str:
-    return f"{100 * share:.1f}%"

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from referee.analysis.figures import wilson
+from referee.analysis.numbers import percent, rounded
 from referee.engine.hand import Hand
 from referee.engine.shuffle import hand_seed
 from referee.ruleset.clauses import followed
@@ -105,10 +106,10 @@ def against_random(
         "deals": deals,
         "seat_hands": trials,
         "bhabhis": bhabhis,
-        "bhabhi_rate": _round(rate),
-        "ci95": [_round(low), _round(high)],
-        "fair_rate": _round(fair),
-        "ratio": _round(rate / fair) if fair > 0 else None,
+        "bhabhi_rate": rounded(rate),
+        "ci95": [rounded(low), rounded(high)],
+        "fair_rate": rounded(fair),
+        "ratio": rounded(rate / fair) if fair > 0 else None,
     }
 
 
@@ -135,9 +136,9 @@ def skill_warnings(data: Mapping[str, Any], source: Mapping[str, Any]) -> list[d
             {
                 "code": "skill-does-not-matter",
                 "message": f"skill does not matter with {players} players: the heuristic "
-                f"bot loses {_pct(skill['bhabhi_rate'])} of hands against random players "
-                f"(95% interval {_pct(skill['ci95'][0])}-{_pct(skill['ci95'][1])}), "
-                f"as often as a fair share, {_pct(skill['fair_rate'])}",
+                f"bot loses {percent(skill['bhabhi_rate'], 0)} of hands against random players "
+                f"(95% interval {percent(skill['ci95'][0], 0)}-{percent(skill['ci95'][1], 0)}), "
+                f"as often as a fair share, {percent(skill['fair_rate'], 0)}",
                 "clauses": [c for c in ("D1", "D2") if c in follows],
             }
         )
@@ -153,9 +154,9 @@ def skill_warnings(data: Mapping[str, Any], source: Mapping[str, Any]) -> list[d
             {
                 "code": "dominant-line",
                 "message": f"with {players} players, a player who {_LINE_WORDS[name]} "
-                f"loses {_pct(line['bhabhi_rate'])} of hands against random players, "
-                f"{_pct(abs(line['ratio'] - 1))} {'more' if more else 'less'} often than "
-                f"a fair share ({_pct(fair)}): "
+                f"loses {percent(line['bhabhi_rate'], 0)} of hands against random players, "
+                f"{percent(abs(line['ratio'] - 1), 0)} {'more' if more else 'less'} often than "
+                f"a fair share ({percent(fair, 0)}): "
                 + ("a line to avoid" if more else "a line that beats thinking"),
                 "clauses": [c for c in TAKING_CLAUSES if c in follows]
                 if name in TAKING_LINES
@@ -189,18 +190,11 @@ def format_skill(data: Mapping[str, Any]) -> list[str]:
         low, high = entry["ci95"]
         ratio = "-" if entry["ratio"] is None else f"{entry['ratio']:.2f}"
         lines.append(
-            f"  {name:<24} {_pct(entry['bhabhi_rate']):>8} {_pct(low):>8} - {_pct(high):<6} "
-            f"{_pct(entry['fair_rate']):>7} {ratio:>6}"
+            f"  {name:<24} {percent(entry['bhabhi_rate'], 0):>8} "
+            f"{percent(low, 0):>8} - {percent(high, 0):<6} "
+            f"{percent(entry['fair_rate'], 0):>7} {ratio:>6}"
         )
     return lines
-
-
-def _pct(share: float) -> str:
-    return f"{100 * share:.0f}%"
-
-
-def _round(value: float) -> float:
-    return round(float(value), 6) + 0.0
 
 
 def run_all(

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from referee.analysis.numbers import p_text, percent
 from referee.ruleset.clauses import catalogue_order, followed
 
 WARNING_MIN_HANDS = 20
@@ -74,7 +75,8 @@ def warnings_for(
             (
                 "no-hand-ended",
                 f"no {players}-player hand ended before the bound: every one of {hands} "
-                "stopped at max_tricks or in a dead position",
+                f"stopped at end.max_tricks ({source['end']['max_tricks']} tricks) or in a "
+                "dead position",
                 _named(NOT_ENDING, follows),
             )
         )
@@ -82,7 +84,7 @@ def warnings_for(
         found.append(
             (
                 "most-hands-never-end",
-                f"most {players}-player hands never end: {_pct(stopped)} stopped at the "
+                f"most {players}-player hands never end: {percent(stopped, 0)} stopped at the "
                 "bound or in a dead position",
                 _named(NOT_ENDING, follows),
             )
@@ -93,7 +95,7 @@ def warnings_for(
         found.append(
             (
                 "no-bhabhi",
-                f"most {players}-player hands have no Bhabhi ({_pct(no_bhabhi)}): the last "
+                f"most {players}-player hands have no Bhabhi ({percent(no_bhabhi, 0)}): the last "
                 "players go out on the same trick",
                 _named(("C11", *DEAL_DECIDES), follows),
             )
@@ -109,7 +111,7 @@ def warnings_for(
         found.append(
             (
                 "decided-by-deal",
-                f"the Bhabhi is known after the deal in {_pct(decided['after_deal'])} of "
+                f"the Bhabhi is known after the deal in {percent(decided['after_deal'], 0)} of "
                 f"{players}-player hands: from the deal on, the Bhabhi holds the most cards",
                 suspects,
             )
@@ -148,9 +150,9 @@ def _unfair(data: Mapping[str, Any]) -> list[tuple[str, str, list[str]]]:
     return [
         (
             "unfair-seat",
-            f"{_seat(worst['offset'])} loses {_pct(excess)} more often than fair "
-            f"({_pct(worst['bhabhi_rate'])} of hands against {_pct(fair)}; chi-square "
-            f"p = {p_value:.2g})",
+            f"{_seat(worst['offset'])} loses {percent(excess, 0)} more often than fair "
+            f"({percent(worst['bhabhi_rate'], 0)} of hands against {percent(fair, 0)}; chi-square "
+            f"p {_p(p_value)})",
             clauses,
         )
     ]
@@ -168,5 +170,6 @@ def _seat(offset: int) -> str:
     return f"the seat {offset} after the dealer"
 
 
-def _pct(share: float) -> str:
-    return f"{100 * share:.0f}%"
+def _p(p_value: float) -> str:
+    written = p_text(p_value)
+    return written.replace("<", "< ") if written.startswith("<") else f"= {written}"
