@@ -22,6 +22,7 @@ from test_rulebook_browser import (
     OVERFLOW,
     PHONE,
     browser,  # noqa: F401 (the fixture)
+    open_offline,
 )
 
 from referee.cli import main
@@ -73,11 +74,7 @@ def test_the_analysis_page_in_chromium(
     path = tmp_path / f"{case}.html"
     assert main(["analyze", *CASES[case], "--html", str(path)]) == 0
     capsys.readouterr()
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    page = context.new_page()
-    fetched: list[str] = []
-    page.on("request", lambda request: fetched.append(request.url))
-    page.goto(path.as_uri())
+    context, page, fetched = open_offline(browser, path)
     assert fetched == [path.as_uri()], "the page fetched something"
     assert "Analysis of" in page.title()
     assert page.locator("main > section").first.get_attribute("id") == "warnings"

@@ -86,6 +86,17 @@ OVERFLOW = """(width) => Array.from(document.querySelectorAll("body *"))
   .slice(0, 5).map(e => e.tagName + ": " + e.textContent.slice(0, 60))"""
 
 
+def open_offline(browser: Any, path: Path) -> tuple[Any, Any, list[str]]:
+    """A phone-sized page showing ``path``, with every URL it requests recorded, so that a
+    test can hold that a self-contained page fetched nothing but itself."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(path.as_uri())
+    return context, page, fetched
+
+
 def _check_page(page: Any, width: int, ruleset_hash: str) -> None:
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, (scroll, page.evaluate(OVERFLOW, width))
@@ -112,11 +123,7 @@ def test_the_html_rulebook_in_chromium(
     html = render(build(ruleset, base), language, "html")
     path = tmp_path / f"{ruleset_id}.{language}.html"
     path.write_text(html, encoding="utf-8")
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    page = context.new_page()
-    fetched: list[str] = []
-    page.on("request", lambda request: fetched.append(request.url))
-    page.goto(path.as_uri())
+    context, page, fetched = open_offline(browser, path)
     assert fetched == [path.as_uri()], "the page fetched something"
     assert page.title(), "no title"
     _check_page(page, PHONE["width"], ruleset.hash)

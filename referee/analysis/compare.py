@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.analysis.figures import BOUND, DEAD
-from referee.analysis.numbers import p_text, percent, rounded
+from referee.analysis.numbers import p_text, percent, rounded, seat_label
 
 SIGNIFICANCE_LEVEL = 0.01
 """1%, not 5%: a comparison makes several tests per player count (three endings and one per
@@ -106,8 +106,7 @@ def format_against(document: Mapping[str, Any]) -> list[str]:
         ]
         rows = [(ENDINGS[key], cell) for key, cell in diff["termination"].items()]
         rows += [
-            ("Bhabhi, dealer" if s["offset"] == 0 else f"Bhabhi, dealer +{s['offset']}",
-             s["bhabhi_rate"])
+            (f"Bhabhi, {seat_label(s['offset'])}", s["bhabhi_rate"])
             for s in diff["seats"]
         ]  # fmt: skip
         for name, cell in rows:

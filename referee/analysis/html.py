@@ -19,7 +19,7 @@ from typing import Any
 
 from referee.analysis import plots
 from referee.analysis.compare import ENDINGS
-from referee.analysis.numbers import p_text, percent
+from referee.analysis.numbers import p_clause, p_text, percent, seat_label
 from referee.analysis.plots import Series
 
 STYLE = """
@@ -241,7 +241,7 @@ def _seats(data: Mapping[str, Any]) -> list[str]:
         low, high = seat["ci95"]
         rows.append(
             [
-                _seat(seat["offset"]),
+                seat_label(seat["offset"]),
                 str(seat["dealt"]),
                 percent(seat["bhabhi_rate"]),
                 f"{percent(low)} – {percent(high)}",
@@ -251,7 +251,7 @@ def _seats(data: Mapping[str, Any]) -> list[str]:
     tested = (
         "no Bhabhi to test"
         if p_value is None
-        else f"chi-square test of equal chances p = {p_value:.3g}"
+        else f"chi-square test of equal chances {p_clause(p_value)}"
     )
     holder = fairness["by_lead_card_holder"]
     most = fairness["by_most_cards"]
@@ -332,7 +332,7 @@ def _differences(document: Mapping[str, Any], players: str) -> list[str]:
     rows = []
     for name, cell in [
         *((ENDINGS[key], cell) for key, cell in diff["termination"].items()),
-        *((f"Bhabhi, {_seat(s['offset'])}", s["bhabhi_rate"]) for s in diff["seats"]),
+        *((f"Bhabhi, {seat_label(s['offset'])}", s["bhabhi_rate"]) for s in diff["seats"]),
     ]:
         rows.append(
             [
@@ -373,7 +373,7 @@ def _seat_caption(series: Sequence[Series]) -> tuple[str, str]:
     parts = []
     for label, data in series:
         rates = ", ".join(
-            f"{_seat(s['offset'])} {percent(s['bhabhi_rate'])}" for s in data["seats"]
+            f"{seat_label(s['offset'])} {percent(s['bhabhi_rate'])}" for s in data["seats"]
         )
         parts.append(f"{label}: {rates} (fair {percent(data['fairness']['fair_rate'])})")
     shown = (
@@ -400,7 +400,3 @@ def _curve_caption(data: Mapping[str, Any]) -> tuple[str, str]:
         f"{shown} Known after the deal {percent(curve[0])}, by half the hand "
         f"{percent(curve[len(curve) // 2])}, at the end {percent(curve[-1])}."
     )
-
-
-def _seat(offset: int) -> str:
-    return "dealer" if offset == 0 else f"dealer +{offset}"

@@ -18,3 +18,14 @@ def percent(share: float, digits: int = 1) -> str:
 def p_text(p_value: float) -> str:
     """A p-value in three figures; one rounded to 0 (6 decimals) as below 1e-6."""
     return f"{p_value:.3g}" if p_value > 0 else "<1e-6"
+
+
+def p_clause(p_value: float) -> str:
+    """A p-value as a sentence says it: ``p = 0.0071``, or ``p < 1e-6``."""
+    written = p_text(p_value)
+    return f"p < {written[1:]}" if written.startswith("<") else f"p = {written}"
+
+
+def seat_label(offset: int) -> str:
+    """A seat counted from the dealer in the direction of play, as tables label it."""
+    return "dealer" if offset == 0 else f"dealer +{offset}"

@@ -15,7 +15,7 @@ from typing import Any
 from referee.analysis.compare import SIGNIFICANCE_LEVEL, TEST, differences, format_against
 from referee.analysis.confirm import confirmer
 from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
-from referee.analysis.numbers import percent
+from referee.analysis.numbers import p_clause, percent, seat_label
 from referee.analysis.record import hand_records
 from referee.analysis.skill import format_skill, hands_played, run_all, skill_warnings
 from referee.analysis.warnings import warnings_for
@@ -252,13 +252,13 @@ def _count_text(data: Mapping[str, Any]) -> list[str]:
     ]
     for seat in data["seats"]:
         low, high = seat["ci95"]
-        name = "dealer" if seat["offset"] == 0 else f"dealer +{seat['offset']}"
+        name = seat_label(seat["offset"])
         lines.append(
             f"  {name:<14} {seat['dealt']:>6} {percent(seat['bhabhi_rate']):>8} "
             f"{percent(low):>8} - {percent(high):<6}"
         )
     p_value = fairness["p_value"]
-    tested = "no Bhabhi to test" if p_value is None else f"chi-square p = {p_value:.3g}"
+    tested = "no Bhabhi to test" if p_value is None else f"chi-square {p_clause(p_value)}"
     holder = fairness["by_lead_card_holder"]
     most = fairness["by_most_cards"]
     lines += [

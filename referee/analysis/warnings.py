@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from referee.analysis.numbers import p_text, percent
+from referee.analysis.numbers import p_clause, percent
 from referee.ruleset.clauses import catalogue_order, followed
 
 WARNING_MIN_HANDS = 20
@@ -152,7 +152,7 @@ def _unfair(data: Mapping[str, Any]) -> list[tuple[str, str, list[str]]]:
             "unfair-seat",
             f"{_seat(worst['offset'])} loses {percent(excess, 0)} more often than fair "
             f"({percent(worst['bhabhi_rate'], 0)} of hands against {percent(fair, 0)}; chi-square "
-            f"p {_p(p_value)})",
+            f"{p_clause(p_value)})",
             clauses,
         )
     ]
@@ -168,8 +168,3 @@ def _seat(offset: int) -> str:
     if offset == 1:
         return "the seat after the dealer"
     return f"the seat {offset} after the dealer"
-
-
-def _p(p_value: float) -> str:
-    written = p_text(p_value)
-    return written.replace("<", "< ") if written.startswith("<") else f"= {written}"
