@@ -195,6 +195,13 @@ RULES = [
         set(),
     ),
     (
+        "a page's house style is text at the bottom layer: nothing of the project, no I/O",
+        "referee",
+        "referee.pagestyle",
+        IO_MODULES | {"referee"},
+        set(),
+    ),
+    (
         "the Python client stands alone: installed without the referee",
         "clients/python/src/bhabhi_client",
         "bhabhi_client",

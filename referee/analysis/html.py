@@ -7,8 +7,9 @@ script), each in a ``<figure>`` with a caption and a text alternative saying wha
 With ``--against`` the second ruleset is drawn over the first in the length and seat plots,
 and a table of the differences stands in each player count's section.
 
-The style is the rulebook's (``referee.rulebook.html``): one column of the viewport's width
-on a phone, A4 when printed, the same type and colours; every text is escaped.
+The style is the project's house style (``referee.pagestyle``, the rulebook's too): one
+column of the viewport's width on a phone, A4 when printed, the same type and colours;
+every text is escaped.
 """
 
 from __future__ import annotations
@@ -21,21 +22,12 @@ from referee.analysis import plots
 from referee.analysis.compare import ENDINGS
 from referee.analysis.numbers import p_clause, p_text, percent, seat_label
 from referee.analysis.plots import Series
+from referee.pagestyle import page_style
 
-STYLE = """
-:root { color-scheme: light; }
-* { box-sizing: border-box; }
-body { margin: 0; background: #fff; color: #1a1a1a;
-  font: 1.05rem/1.55 Georgia, "Times New Roman", serif; }
-main { max-width: 48rem; margin: 0 auto; padding: 1.25rem 1rem 2rem; }
-h1 { font-size: 1.8rem; line-height: 1.2; margin: 0.5rem 0 0.6rem; }
-h2 { font-size: 1.35rem; margin: 2rem 0 0.6rem; padding-bottom: 0.2rem;
-  border-bottom: 1px solid #ccc; }
+STYLE = page_style(
+    """
+h1 { margin-bottom: 0.6rem; }
 h3 { font-size: 1.1rem; margin: 1.4rem 0 0.4rem; }
-p { margin: 0 0 0.7rem; }
-nav ol { padding-left: 1.6rem; margin: 0; }
-nav li { margin: 0.15rem 0; }
-a { color: #1d4f91; }
 .meta { font: 0.85rem/1.4 system-ui, sans-serif; color: #555; overflow-wrap: anywhere; }
 ul.warnings { padding-left: 1.2rem; }
 ul.warnings li { margin: 0.3rem 0; }
@@ -50,20 +42,18 @@ td.yes { font-weight: 600; color: #c8102e; }
 figure { margin: 0.6rem 0 1.2rem; }
 figure svg { display: block; width: 100%; height: auto; max-width: 40rem; }
 figcaption { font-size: 0.9rem; color: #333; }
-footer { margin-top: 2.5rem; padding-top: 0.6rem; border-top: 1px solid #ccc;
-  font: 0.8rem/1.4 system-ui, sans-serif; color: #555; overflow-wrap: anywhere; }
-body, p, li { overflow-wrap: break-word; }
-@media print {
-  @page { size: A4; margin: 18mm 16mm; }
-  body { font-size: 11pt; }
-  main { max-width: none; padding: 0; }
-  h2, h3 { break-after: avoid; page-break-after: avoid; }
+""",
+    own_print="""
   figure, table, li { break-inside: avoid; page-break-inside: avoid; }
   .wrap { overflow: visible; }
   figure svg { max-width: 14cm; }
-  a { color: inherit; text-decoration: none; }
-}
-"""
+""",
+    width="48rem",
+)
+"""The house style (``referee.pagestyle``) in a column wide enough for the tables, with the
+report's own: the line about the run under the title (hence the title's closer margin),
+the warnings, the tables (scrolled sideways inside their box on a phone, never the page) and
+the figures."""
 
 Plot = Callable[[Sequence[Series], str], str]
 

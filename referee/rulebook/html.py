@@ -10,21 +10,11 @@ from __future__ import annotations
 
 import html as _html
 
+from referee.pagestyle import page_style
 from referee.rulebook.render import Written
 
-STYLE = """
-:root { color-scheme: light; }
-* { box-sizing: border-box; }
-body { margin: 0; background: #fff; color: #1a1a1a;
-  font: 1.05rem/1.55 Georgia, "Times New Roman", serif; }
-main { max-width: 42rem; margin: 0 auto; padding: 1.25rem 1rem 2rem; }
-h1 { font-size: 1.9rem; line-height: 1.2; margin: 0.5rem 0 1rem; }
-h2 { font-size: 1.3rem; margin: 2rem 0 0.6rem; padding-bottom: 0.2rem;
-  border-bottom: 1px solid #ccc; }
-p { margin: 0 0 0.7rem; }
-nav ol { padding-left: 1.6rem; margin: 0; }
-nav li { margin: 0.15rem 0; }
-a { color: #1d4f91; }
+STYLE = page_style(
+    """
 a.ref { font: 0.7rem/1 system-ui, sans-serif; text-decoration: none; color: #666;
   vertical-align: super; margin-left: 0.15rem; }
 dl { margin: 0; }
@@ -37,21 +27,18 @@ aside.example .trick { font-weight: bold; }
 .red { color: #c8102e; }
 .black { color: #000; }
 #clauses dd, #clauses dt { font-size: 0.9rem; }
-footer { margin-top: 2.5rem; padding-top: 0.6rem; border-top: 1px solid #ccc;
-  font: 0.8rem/1.4 system-ui, sans-serif; color: #555; overflow-wrap: anywhere; }
-body, p, dd, li { overflow-wrap: break-word; }
-@media print {
-  @page { size: A4; margin: 18mm 16mm; }
-  body { font-size: 11pt; }
-  main { max-width: none; padding: 0; }
-  h2 { break-after: avoid; page-break-after: avoid; }
+""",
+    own_print="""
   p, dd, dt, li, aside { break-inside: avoid; page-break-inside: avoid; }
   aside.example { background: none; border-left-color: #888; }
-  a { color: inherit; text-decoration: none; }
   a.ref { color: #666; }
   .red { color: #c8102e; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-}
-"""
+""",
+    width="42rem",
+)
+"""The house style (``referee.pagestyle``) in a column measured for prose, with the book's
+own: clause references, the glossary's and the clauses' lists, the worked examples, and
+suits in colour (kept in colour when printed)."""
 
 _SUITS = {"♥": "red", "♦": "red", "♠": "black", "♣": "black"}
 
