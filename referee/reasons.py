@@ -70,6 +70,14 @@ class Reason(StrEnum):
     # --- the rulebook ----------------------------------------------------------------------
     BAD_RULEBOOK_REQUEST = "bad_rulebook_request"
     """GetRulebook named a language or a format the referee does not write."""
+    # --- the analysis ----------------------------------------------------------------------
+    BAD_ANALYSIS_REQUEST = "bad_analysis_request"
+    """AnalyzeRuleset asked for more hands than the referee plays, or a seed too long."""
+    ANALYSIS_BUSY = "analysis_busy"
+    """Every analysis worker and waiting place is taken, or the caller's own analysis is
+    still running."""
+    ANALYSIS_TOO_COSTLY = "analysis_too_costly"
+    """The analysis used up its CPU time."""
 
 
 ENGINE_REASONS = frozenset(

@@ -147,6 +147,13 @@ RULES = [
         set(),
     ),
     (
+        "the server runs an analysis only in its analysis worker, never on its own",
+        "referee",
+        "referee.server",
+        {"referee.analysis"},
+        {"referee.server.table.analysis"},
+    ),
+    (
         "the table's use cases speak no protobuf and no gRPC",
         "referee",
         "referee.server.table",

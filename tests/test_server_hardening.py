@@ -349,6 +349,55 @@ async def test_ruleset_checks_are_bounded_in_number_and_in_cpu_time() -> None:
 
 
 @run_async
+@covers("analysis_busy", "analysis_too_costly")
+async def test_analyses_are_bounded_in_number_per_client_and_in_cpu_time() -> None:
+    """One worker and no queue: while one analysis plays, another is refused with a retry
+    delay, and so is the same client's second one whatever the workers (the same request
+    again waits for the job already playing instead); an analysis past its CPU time is
+    refused and the worker is free again."""
+    one = Limits(tables_per_minute=0, analysis_workers=1, analysis_queue=0, trusted_proxy_hops=1)
+    async with referee(limits=one) as ref:
+
+        def analysis(seed: str, client: str) -> Any:
+            request = pb.AnalyzeRulesetRequest(ruleset_id="bhabho", hands=200, seed=seed)
+            forwarded = (("x-forwarded-for", client),)
+            return lambda md: ref.rulesets.AnalyzeRuleset(request, metadata=(*md, *forwarded))
+
+        first = asyncio.ensure_future(analysis("first", "10.0.0.1")(()))
+        analyst = ref.running.referee.analyst
+        while not analyst.workers.asking:  # the first is in, and holds the only worker
+            await asyncio.sleep(0.001)
+        found = await refused(analysis("second", "10.0.0.2"), EXHAUSTED, "analysis_busy")
+        assert int(found.metadata["retry_ms"]) > 0
+        same = await analysis("first", "10.0.0.3")(())  # the same request: the same job's
+        assert same == await first
+    per_client = Limits(tables_per_minute=0, analysis_workers=2, analysis_queue=4)
+    async with referee(limits=per_client) as ref:
+        request = pb.AnalyzeRulesetRequest(ruleset_id="bhabho", hands=200, seed="mine")
+        first = asyncio.ensure_future(ref.rulesets.AnalyzeRuleset(request))
+        analyst = ref.running.referee.analyst
+        while not analyst.workers.asking:
+            await asyncio.sleep(0.001)
+        await refused(
+            lambda md: ref.rulesets.AnalyzeRuleset(
+                pb.AnalyzeRulesetRequest(ruleset_id="pickup", hands=10), metadata=md
+            ),
+            EXHAUSTED,
+            "analysis_busy",
+        )
+        await first
+    costly = Limits(tables_per_minute=0, analysis_cpu_seconds=0.05)
+    async with referee(limits=costly) as ref:
+        request = pb.AnalyzeRulesetRequest(ruleset_id="pickup", hands=1000)
+        await refused(
+            lambda md: ref.rulesets.AnalyzeRuleset(request, metadata=md),
+            EXHAUSTED,
+            "analysis_too_costly",
+        )
+        assert not ref.running.referee.analyst.workers.asking
+
+
+@run_async
 @covers("upload_rate_limited")
 async def test_uploads_are_limited_per_client_address() -> None:
     limits = Limits(tables_per_minute=0, uploads_per_minute=6, upload_burst=2)

@@ -13,6 +13,7 @@ of ``errors.MESSAGES`` but those the API cannot reach (``UNREACHABLE``, with the
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import subprocess
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from server_helpers import (
     GERMAN,
     PICKUP,
     TAKE,
+    TEST_LIMITS,
     Metadata,
     Player,
     action_message,
@@ -154,6 +156,34 @@ async def test_rulebook_refusals() -> None:
         )
         assert wrong.metadata["field"] == "format"
         assert wrong.metadata["choices"] == "text, markdown, html"
+
+
+@run_async
+@covers("ruleset_not_found", "players_not_allowed", "bad_analysis_request")
+async def test_analysis_refusals() -> None:
+    """AnalyzeRuleset: an unknown ruleset, a player count the ruleset does not allow, more
+    hands than the referee plays and a seat over 128 characters are refused before any hand
+    is played."""
+    async with referee(limits=dataclasses.replace(TEST_LIMITS, analysis_max_hands=50)) as ref:
+
+        def analysis(**fields: Any) -> Callable[[Metadata], Any]:
+            request = pb.AnalyzeRulesetRequest(**fields)
+            return lambda md: ref.rulesets.AnalyzeRuleset(request, metadata=md)
+
+        await refused(analysis(ruleset_id="bhabo"), Code.NOT_FOUND, "ruleset_not_found")
+        wrong = await refused(
+            analysis(ruleset_id="bhabho", players=[3, 2]),
+            Code.INVALID_ARGUMENT,
+            "players_not_allowed",
+        )
+        assert "not 2" in wrong.localized["en"]
+        for fields in ({"hands": 51}, {"hands": -1}, {"seed": "s" * 129}):
+            await refused(
+                analysis(ruleset_id="bhabho", **fields),
+                Code.INVALID_ARGUMENT,
+                "bad_analysis_request",
+            )
+        assert not ref.running.referee.analyst.workers.asking
 
 
 # --- tables --------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _workers(text: str) -> int:
+def _positive(text: str) -> int:
     value = _count(text)
     if value < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
@@ -227,7 +227,7 @@ def register(subparsers: Subparsers) -> None:
         "BHABHI_VALIDATION_WORKERS",
         "2",
         "uploaded rulesets checked at once, each in a worker process (8 more may wait)",
-        type=_workers,
+        type=_positive,
         metavar="N",
     )
     _option(
@@ -238,6 +238,34 @@ def register(subparsers: Subparsers) -> None:
         "CPU time one ruleset check may take before it is refused",
         type=_budget,
         metavar="SECONDS",
+    )
+    _option(
+        limits,
+        "--analysis-workers",
+        "BHABHI_ANALYSIS_WORKERS",
+        "1",
+        "analyses of a hosted ruleset (AnalyzeRuleset) run at once, each in a worker process "
+        "(4 more may wait; one per client address)",
+        type=_positive,
+        metavar="N",
+    )
+    _option(
+        limits,
+        "--analysis-cpu-seconds",
+        "BHABHI_ANALYSIS_CPU_SECONDS",
+        "120",
+        "CPU time one analysis may take before it is refused",
+        type=_budget,
+        metavar="SECONDS",
+    )
+    _option(
+        limits,
+        "--analysis-max-hands",
+        "BHABHI_ANALYSIS_MAX_HANDS",
+        "1000",
+        "the most hands a player count an analysis may ask for",
+        type=_positive,
+        metavar="K",
     )
     _option(
         limits,
@@ -360,6 +388,9 @@ def _serve(args: argparse.Namespace) -> int:
             upload_burst=math.ceil(args.uploads_per_minute / 2),
             validation_workers=args.validation_workers,
             validation_cpu_seconds=args.validation_cpu_seconds,
+            analysis_workers=args.analysis_workers,
+            analysis_cpu_seconds=args.analysis_cpu_seconds,
+            analysis_max_hands=args.analysis_max_hands,
         )
     except ValueError as error:  # limits that contradict each other
         _error(str(error))

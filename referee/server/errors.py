@@ -331,6 +331,30 @@ MESSAGES: dict[Reason, tuple[Status, str, str, str]] = {
         " versuchen.",
         "Sędzia sprawdza już {limit} zestawów zasad; ponów za {retry_ms} ms.",
     ),
+    Reason.BAD_ANALYSIS_REQUEST: (
+        Status.INVALID_ARGUMENT,
+        "Bad analysis request: {detail}",
+        "Ungültige Analyse-Anfrage: {detail}",
+        "Błędne zlecenie analizy: {detail}",
+    ),
+    Reason.ANALYSIS_BUSY: (
+        Status.RESOURCE_EXHAUSTED,
+        "Every place for an analysis is taken (at most {limit} at a time, one per client);"
+        " retry in {retry_ms} ms.",
+        "Alle Plätze für Analysen sind belegt (höchstens {limit} zugleich, eine pro Client);"
+        " in {retry_ms} ms noch einmal versuchen.",
+        "Wszystkie miejsca na analizy są zajęte (najwyżej {limit} naraz, jedna na klienta);"
+        " ponów za {retry_ms} ms.",
+    ),
+    Reason.ANALYSIS_TOO_COSTLY: (
+        Status.RESOURCE_EXHAUSTED,
+        "The analysis took more than {limit} s of the referee's time; ask for fewer hands or"
+        " player counts, or without the skill measured.",
+        "Die Analyse hat mehr als {limit} s gedauert; frag nach weniger Händen oder"
+        " Spielerzahlen, oder ohne die Messung des Könnens.",
+        "Analiza trwała dłużej niż {limit} s; poproś o mniej rozdań lub liczb graczy albo"
+        " bez pomiaru umiejętności.",
+    ),
     Reason.RULESET_TOO_COSTLY: (
         Status.RESOURCE_EXHAUSTED,
         "Checking this ruleset took more than {limit} s of the referee's time; make it smaller.",

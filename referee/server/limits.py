@@ -58,6 +58,16 @@ class Limits:
     validation_cpu_seconds: float = 2.0
     """The CPU time one ruleset check may take before it is refused (a normal ruleset takes
     a few milliseconds)."""
+    analysis_workers: int = 1
+    """Analyses run at once (AnalyzeRuleset), each in a worker process off the event loop at
+    the lowest priority; one client address may have one running or waiting."""
+    analysis_queue: int = 4
+    """Analyses that may wait for a free worker; past that they are refused at once."""
+    analysis_cpu_seconds: float = 120.0
+    """The CPU time one analysis may take before it is refused (a bundled ruleset's default
+    analysis, 200 hands at every player count with the skill measured, takes 1 to 20 s)."""
+    analysis_max_hands: int = 1000
+    """The most hands a player count an analysis may ask for."""
     max_message_bytes: int = 1 << 20
     """The largest request (gRPC refuses a larger one itself, RESOURCE_EXHAUSTED)."""
     trusted_proxy_hops: int = 0
@@ -99,6 +109,10 @@ class Limits:
             )
         if self.validation_workers < 1 or self.validation_cpu_seconds <= 0:
             raise ValueError("validation_workers must be 1 or more, validation_cpu_seconds above 0")
+        if self.analysis_workers < 1 or self.analysis_cpu_seconds <= 0:
+            raise ValueError("analysis_workers must be 1 or more, analysis_cpu_seconds above 0")
+        if self.analysis_queue < 0 or self.analysis_max_hands < 1:
+            raise ValueError("analysis_queue must be 0 or more, analysis_max_hands 1 or more")
         if self.max_message_bytes < 1024:
             raise ValueError(
                 f"max_message_bytes must be at least 1024, not {self.max_message_bytes}"

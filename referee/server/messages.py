@@ -8,7 +8,7 @@ from one table (``ACTION_OF_KIND``), an event's message from one table (``_FILL`
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bhabhi.referee.v1 import referee_pb2 as pb
@@ -95,6 +95,58 @@ def duration(seconds: float) -> duration_pb2.Duration:
     duration = duration_pb2.Duration()
     duration.FromNanoseconds(int(max(0.0, seconds) * 1e9))
     return duration
+
+
+def analysis_messages(document: Mapping[str, Any]) -> list[pb.PlayerCountAnalysis]:
+    """The main figures of an analysis document (``bhabhi analyze --json``'s, whose keys
+    docs/analysis.md fixes), one message a player count, smallest count first."""
+    found = []
+    for data in sorted(document["player_counts"].values(), key=lambda d: d["players"]):
+        ending = data["termination"]
+        fairness = data["fairness"]
+        found.append(
+            pb.PlayerCountAnalysis(
+                players=data["players"],
+                hands=data["hands"],
+                termination=pb.AnalysisTermination(
+                    normal=ending["normal"],
+                    dead_position=ending["dead_position"],
+                    bound=ending["bound"],
+                ),
+                seats=[
+                    pb.SeatAnalysis(
+                        offset=seat["offset"],
+                        bhabhi_rate=seat["bhabhi_rate"],
+                        ci95_low=seat["ci95"][0],
+                        ci95_high=seat["ci95"][1],
+                    )
+                    for seat in data["seats"]
+                ],
+                balance=fairness["balance"],
+                fairness_p_value=fairness["p_value"],
+                tricks=_spread(data["length"]["tricks"]),
+                actions=_spread(data["length"]["actions"]),
+                warnings=[
+                    pb.AnalysisWarning(
+                        code=warning["code"],
+                        message=warning["message"],
+                        clauses=warning["clauses"],
+                    )
+                    for warning in data["warnings"]
+                ],
+            )
+        )
+    return found
+
+
+def _spread(spread: Mapping[str, float]) -> pb.AnalysisSpread:
+    return pb.AnalysisSpread(
+        median=spread["median"],
+        q1=spread["q1"],
+        q3=spread["q3"],
+        p95=spread["p95"],
+        max=spread["max"],
+    )
 
 
 def ruleset_summary(hosted: tb.HostedRuleset) -> pb.RulesetSummary:

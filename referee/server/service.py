@@ -9,6 +9,7 @@ message itself is in the language the caller asks for with ``accept-language``.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -24,6 +25,7 @@ from referee.server import table as tb
 from referee.server.errors import LANGUAGES, Refusal, Status
 from referee.server.messages import (
     action_of,
+    analysis_messages,
     duration,
     event_message,
     problem_message,
@@ -209,6 +211,25 @@ class RulesetService(_Servicer, rpc.RulesetServiceServicer):
             format=request.format or pb.RULEBOOK_FORMAT_TEXT,
             media_type=f"{MEDIA_TYPES[format]}; charset=utf-8",
             text=text,
+        )
+
+    @_refusals
+    async def AnalyzeRuleset(
+        self, request: pb.AnalyzeRulesetRequest, context: Context
+    ) -> pb.AnalyzeRulesetResponse:
+        hosted, document = await self.referee.analyze_ruleset(
+            request.ruleset_id,
+            list(request.players),
+            request.hands,
+            request.seed,
+            skill=not request.no_skill,
+            confirm=not request.no_confirm,
+            client=self.peer(context),
+        )
+        return pb.AnalyzeRulesetResponse(
+            ruleset=ruleset_summary(hosted),
+            player_counts=analysis_messages(document),
+            json=json.dumps(document, sort_keys=True, ensure_ascii=False),
         )
 
     @_refusals

@@ -33,6 +33,7 @@ from referee.server.errors import Refusal
 from referee.server.limits import Limits
 from referee.server.store import ConflictError, RulesetRecord, Store, TableRecord
 from referee.server.table import access, names
+from referee.server.table.analysis import Analyst
 from referee.server.table.apply import deal_due, next_deal
 from referee.server.table.clocks import TurnClocks
 from referee.server.table.commands import Close, Join, Leave, Move, Resume, Start
@@ -85,6 +86,7 @@ class Referee:
         )
         self.follower = Follower(self.ledger, self.clocks, clock, self._spawn)
         self.checker = RulesetChecker(self.limits)
+        self.analyst = Analyst(self.limits)
         self.ledger.on_change.append(self.clocks.arm)
         self._tasks: set[asyncio.Task[None]] = set()
         self._housekeeper: asyncio.Task[None] | None = None
@@ -146,6 +148,7 @@ class Referee:
                 task.cancel()
         self.clocks.stop(list(self.tables.values()))
         self.checker.close()
+        self.analyst.close()
         await self.store.close()
 
     def _spawn(self, work: Awaitable[None]) -> None:
@@ -176,6 +179,25 @@ class Referee:
         (the caller's address) is whom the limit on uploads counts against."""
         self.gate.throttle_upload(client)
         return await self.checker.check(text, name or "upload.yaml", self.rulesets.registered())
+
+    async def analyze_ruleset(
+        self,
+        ruleset_id: str,
+        players: list[int],
+        hands: int,
+        seed: str,
+        *,
+        skill: bool,
+        confirm: bool,
+        client: str = "",
+    ) -> tuple[HostedRuleset, dict[str, Any]]:
+        """``bhabhi analyze``'s document for a hosted ruleset, within the limits
+        (``analysis``); ``client`` (the caller's address) may have one analysis at a time."""
+        hosted = await self.ruleset(ruleset_id)
+        asked = self.analyst.settle(
+            hosted.rules, players, hands, seed, skill=skill, confirm=confirm
+        )
+        return hosted, await self.analyst.analyze(hosted.rules, asked, client=client)
 
     async def register_ruleset(self, text: str, *, client: str = "") -> HostedRuleset:
         if not self.allow_register:

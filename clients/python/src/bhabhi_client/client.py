@@ -31,6 +31,10 @@ from google.protobuf import duration_pb2
 from bhabhi_client.cards import parse_action
 from bhabhi_client.errors import RefereeError
 
+ANALYSIS_TIMEOUT: Final = 180.0
+"""The deadline of an AnalyzeRuleset call: a referee's analysis may use 120 s of CPU by
+default, at the lowest priority, and wait for a worker."""
+
 KEEPALIVE_OPTIONS: Final[tuple[tuple[str, int], ...]] = (
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
@@ -170,9 +174,13 @@ class Client:
         method: grpc.aio.UnaryUnaryMultiCallable[Any, _Response],
         request: Any,
         token: str | None = None,
+        *,
+        timeout: float | None = None,
     ) -> _Response:
         try:
-            return await method(request, timeout=self.timeout, metadata=self._metadata(token))
+            return await method(
+                request, timeout=timeout or self.timeout, metadata=self._metadata(token)
+            )
         except grpc.RpcError as error:
             raise self.error(error) from None
 
@@ -195,6 +203,31 @@ class Client:
         """The rulebook the referee writes for a hosted ruleset, in ``language``."""
         request = pb.GetRulebookRequest(ruleset_id=ruleset_id, language=language, format=format)
         return await self._call(self.rulesets_stub.GetRulebook, request)
+
+    async def analyze_ruleset(
+        self,
+        ruleset_id: str,
+        players: Sequence[int] = (),
+        *,
+        hands: int = 0,
+        seed: str = "",
+        skill: bool = True,
+        confirm: bool = True,
+        timeout: float = ANALYSIS_TIMEOUT,
+    ) -> pb.AnalyzeRulesetResponse:
+        """What the variant is like, played by the referee (``bhabhi analyze``'s figures and
+        warnings; ``json.loads(response.json)`` is its whole document): every player count
+        the ruleset allows unless ``players`` says, 200 hands each unless ``hands`` says.
+        An analysis takes seconds, not milliseconds: it has a deadline of its own."""
+        request = pb.AnalyzeRulesetRequest(
+            ruleset_id=ruleset_id,
+            players=list(players),
+            hands=hands,
+            seed=seed,
+            no_skill=not skill,
+            no_confirm=not confirm,
+        )
+        return await self._call(self.rulesets_stub.AnalyzeRuleset, request, timeout=timeout)
 
     async def validate_ruleset(self, yaml: str, name: str = "") -> pb.ValidateRulesetResponse:
         return await self._call(
