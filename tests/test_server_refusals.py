@@ -951,6 +951,9 @@ async def test_behind_trusted_proxies_spectators_count_by_forwarded_address() ->
         ("--min-turn-time", "-0.5", "must be 0 or more seconds, not -0.5"),
         ("--validation-workers", "0", "must be 1 or more"),
         ("--validation-cpu-seconds", "0", "must be more than 0 seconds"),
+        ("--analysis-workers", "0", "must be 1 or more"),
+        ("--analysis-cpu-seconds", "-2", "must be 0 or more seconds, not -2"),
+        ("--analysis-max-hands", "many", "not a whole number: 'many'"),
     ],
 )
 def test_serve_refuses_a_bad_limit_in_one_line(
