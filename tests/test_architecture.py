@@ -110,11 +110,18 @@ RULES = [
             "referee.engine",
             "referee.server",
             "referee.sim",
-            "referee.analysis",
             "referee.conformance",
             "referee.ops",
         },
         set(),
+    ),
+    (
+        "ruleset loading does not reach up to the analysis (only `bhabhi rules validate "
+        "--analyze` does)",
+        "referee",
+        "referee.ruleset",
+        {"referee.analysis"},
+        {"referee.ruleset.commands"},
     ),
     (
         "ruleset loading does not reach up to the rulebook (only `bhabhi rules explain` does)",
