@@ -18,7 +18,7 @@ from referee.analysis.figures import PACE_SECONDS_PER_CARD, figures
 from referee.analysis.numbers import p_clause, percent, seat_label
 from referee.analysis.record import hand_records
 from referee.analysis.skill import format_skill, hands_played, run_all, skill_warnings
-from referee.analysis.warnings import warnings_for
+from referee.analysis.warnings import clauses_suffix, warnings_for
 from referee.engine.components import RuleBook
 from referee.engine.shuffle import Seed, seed_bytes
 from referee.ruleset.model import Ruleset
@@ -294,6 +294,5 @@ def _count_text(data: Mapping[str, Any]) -> list[str]:
     ]
     lines += format_skill(data)
     for warning in data["warnings"]:
-        clauses = f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
-        lines.append(f"warning: {warning['message']}{clauses}")
+        lines.append(f"warning: {warning['message']}{clauses_suffix(warning)}")
     return lines

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.analysis.report import analyze
+from referee.analysis.warnings import clauses_suffix
 from referee.engine.shuffle import Seed
 from referee.ruleset.model import Ruleset
 from referee.sim.runner import allowed_counts
@@ -35,5 +36,4 @@ def analysis_warnings(rules: Ruleset, hands: int, seed: Seed) -> dict[int, list[
 def warning_line(players: int, warning: dict[str, Any]) -> str:
     """One warning as ``N players: CODE: MESSAGE [CLAUSES]`` (no brackets when no clause
     can be told), the form ``rules validate`` prints after a file's name."""
-    clauses = f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
-    return f"{players} players: {warning['code']}: {warning['message']}{clauses}"
+    return f"{players} players: {warning['code']}: {warning['message']}{clauses_suffix(warning)}"

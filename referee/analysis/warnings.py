@@ -168,3 +168,9 @@ def _seat(offset: int) -> str:
     if offset == 1:
         return "the seat after the dealer"
     return f"the seat {offset} after the dealer"
+
+
+def clauses_suffix(warning: Mapping[str, Any]) -> str:
+    """`` [P1, P2]``: how a printed warning ends with the clauses it names (nothing when
+    none can be told), in the summary and in ``rules validate --analyze`` alike."""
+    return f" [{', '.join(warning['clauses'])}]" if warning["clauses"] else ""
