@@ -48,6 +48,7 @@ IDEMPOTENT = {
     "ListRulesets",
     "GetRuleset",
     "GetRulebook",
+    "AnalyzeRuleset",
     "ValidateRuleset",
     "GetTable",
     "ListTables",

@@ -86,7 +86,9 @@ async def test_the_tables_are_served_while_an_analysis_plays() -> None:
     whole time (here, every one of them before the analysis is done)."""
     async with referee() as ref:
         analysis = asyncio.ensure_future(
-            ref.rulesets.AnalyzeRuleset(pb.AnalyzeRulesetRequest(ruleset_id="bhabho", hands=200))
+            ref.rulesets.AnalyzeRuleset(
+                pb.AnalyzeRulesetRequest(ruleset_id="pickup", players=[3], hands=200, no_skill=True)
+            )
         )
         analyst = ref.running.referee.analyst
         while not analyst.workers.asking:

@@ -359,7 +359,9 @@ async def test_analyses_are_bounded_in_number_per_client_and_in_cpu_time() -> No
     async with referee(limits=one) as ref:
 
         def analysis(seed: str, client: str) -> Any:
-            request = pb.AnalyzeRulesetRequest(ruleset_id="bhabho", hands=200, seed=seed)
+            request = pb.AnalyzeRulesetRequest(
+                ruleset_id="pickup", players=[3], hands=200, seed=seed, no_skill=True
+            )
             forwarded = (("x-forwarded-for", client),)
             return lambda md: ref.rulesets.AnalyzeRuleset(request, metadata=(*md, *forwarded))
 
@@ -373,7 +375,9 @@ async def test_analyses_are_bounded_in_number_per_client_and_in_cpu_time() -> No
         assert same == await first
     per_client = Limits(tables_per_minute=0, analysis_workers=2, analysis_queue=4)
     async with referee(limits=per_client) as ref:
-        request = pb.AnalyzeRulesetRequest(ruleset_id="bhabho", hands=200, seed="mine")
+        request = pb.AnalyzeRulesetRequest(
+            ruleset_id="pickup", players=[3], hands=200, seed="mine", no_skill=True
+        )
         first = asyncio.ensure_future(ref.rulesets.AnalyzeRuleset(request))
         analyst = ref.running.referee.analyst
         while not analyst.workers.asking:
