@@ -17,7 +17,7 @@ import pytest
 from test_playout import fast_cases, rules_of
 
 from referee.cards import cards_in, mask_of
-from referee.engine.hand import IN_TRICK, Hand
+from referee.engine.hand import IN_TRICK, AfterTrick, Hand
 from referee.engine.playout import PlayoutResult, action_of, random_playout_from
 from referee.engine.shuffle import hand_seed
 from referee.engine.types import PICK_UP, TAKE_HAND, EngineError, PickedUp
@@ -275,3 +275,13 @@ def test_rules_the_fast_playout_does_not_play_are_refused() -> None:
         with pytest.raises(EngineError, match="fast playout does not play"):
             random_playout_from(hand, random.Random(0))
     assert refused
+
+
+def test_a_pending_house_rule_window_is_refused() -> None:
+    """Positions the fast loop cannot start from arise only under rules it refuses anyway
+    (every walk above starts from wherever it stopped); were one reached, say the window
+    after a trick that H25 keeps open, it is refused, not misplayed."""
+    hand = Hand(load_ruleset("bhabho"), 4, seed=hand_seed(b"window", 0), dealer=0)
+    hand.after_trick = AfterTrick(0, (), -1, (), ())
+    with pytest.raises(EngineError, match="a house rule's decision is pending"):
+        random_playout_from(hand, random.Random(0))
