@@ -173,7 +173,7 @@ def _positions(rules: Ruleset, depth: int) -> list[Hand]:
     """Up to ``POSITIONS`` positions ``depth`` actions into a random hand (of the hands
     that last longer), reached by ``Hand`` replaying a ``random_playout`` hand's start."""
     book = RuleBook.of(rules)
-    positions = []
+    positions: list[Hand] = []
     index = 0
     while len(positions) < POSITIONS and index < 20 * POSITIONS:
         seed = hand_seed(b"bench-from", index)
