@@ -227,7 +227,8 @@ def test_a_determinization_is_played_with_its_own_cards() -> None:
 
 def test_the_hand_s_seed_is_not_read() -> None:
     """The same position dealt from a seed and from the same cards dealt explicitly (so
-    with another draw stream) plays on the same with the same generator."""
+    with another draw stream; the draws so far given) plays on the same with the same
+    generator."""
     rules = load_ruleset("bhabho")
     drew = False
     for index in range(POSITIONS * 2):
@@ -235,7 +236,7 @@ def test_the_hand_s_seed_is_not_read() -> None:
         seeded, _ = _walk_in(rules, 4, index, rng)
         if seeded.is_over:
             continue
-        dealt = Hand(rules, 4, deal=seeded.deal, dealer=seeded.dealer)
+        dealt = Hand(rules, 4, deal=seeded.deal, dealer=seeded.dealer, draws=seeded.draws_made)
         for seat, action in seeded.history:
             dealt.apply(seat, action)
         assert dealt.hands == seeded.hands
