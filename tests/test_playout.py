@@ -69,19 +69,22 @@ def _variant(name: str) -> Ruleset:
     return load_ruleset_text(f"id: {name}\n{VARIANTS[name]}\n", f"{name}.yaml")
 
 
-def _rules(ref: str) -> Ruleset:
+def rules_of(ref: str) -> Ruleset:
+    """A bundled ruleset by id, or ``v:NAME`` for one of ``VARIANTS`` (shared with
+    ``test_playout_from.py``)."""
     return _variant(ref[2:]) if ref.startswith("v:") else load_ruleset(ref)
 
 
-def _cases() -> list[tuple[str, int]]:
-    """Every ruleset the fast playout plays; a bundled ruleset with a house rule it does not
-    know (pagat-getaway: H17, H25, H26) is played through Hand by the simulator instead."""
+def fast_cases() -> list[tuple[str, int]]:
+    """Every (ruleset, player count) the fast playout plays, ``VARIANTS`` too (shared with
+    ``test_playout_from.py``); a bundled ruleset with a house rule it does not know
+    (pagat-getaway: H17, H25, H26) is played through Hand by the simulator instead."""
     refs = [*sorted(bundled_ruleset_paths()), *(f"v:{name}" for name in VARIANTS)]
     cases = []
     for ref in refs:
-        if not RuleBook.of(_rules(ref)).fast_playout:
+        if not RuleBook.of(rules_of(ref)).fast_playout:
             continue
-        players = _rules(ref).players
+        players = rules_of(ref).players
         for count in range(players.min, players.max + 1):
             if players.allows(count):
                 cases.append((ref, count))
@@ -105,9 +108,9 @@ def test_the_bundled_rulesets_the_fast_playout_refuses_are_refused_not_misplayed
             random_playout(rules, rules.players.min, hand_seed(f"playout-{ref}", 0), 0)
 
 
-@pytest.mark.parametrize(("ref", "players"), _cases())
+@pytest.mark.parametrize(("ref", "players"), fast_cases())
 def test_playout_replays_through_hand(ref: str, players: int) -> None:
-    rules = _rules(ref)
+    rules = rules_of(ref)
     for index in range(SEEDS):
         seed = hand_seed(f"playout-{ref}", index)
         dealer = index % players

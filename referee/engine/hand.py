@@ -81,6 +81,28 @@ class AfterTrick:
 
 
 @dataclass(frozen=True, slots=True)
+class TrickInPlay:
+    """How far the trick in play has gone: what a playout needs to go on from the middle of
+    it (``playout.random_playout_from``).  A snapshot rather than ``Hand``'s own fields, so
+    that a reader outside this class depends on this small record, not on how ``Hand``
+    keeps its turn; the cards so far are ``Hand.trick`` and ``Hand.trick_mask``."""
+
+    order: tuple[int, ...]
+    """The seats of the trick in play order, the leader first (the seats still in at the
+    lead)."""
+    played: int
+    """How many of them have played: ``order[played:]`` are still to play, in turn."""
+    high_seat: int
+    """Who plays the highest card so far (a trump above the led suit, X5)."""
+    high: int
+    """Its strength (``RuleBook.strength``, plus ``TRUMP_BONUS`` for a trump)."""
+    low_seat: int
+    """Who plays the lowest card of the led suit so far."""
+    low: int
+    """Its strength."""
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """What one seat may know (or a spectator, with ``seat`` None): no other hidden card."""
 
@@ -389,6 +411,15 @@ class Hand:
         if self.phase == BEFORE_TRICK:
             return self._waiting_before_trick()
         return self.turn
+
+    def trick_in_play(self) -> TrickInPlay | None:
+        """The standing of the trick in play (who is still to play, the high and low
+        cards so far), or None between tricks and once the hand is over."""
+        if self.phase != IN_TRICK:
+            return None
+        return TrickInPlay(
+            tuple(self._order), self._pos, self._high_seat, self._high, self._low_seat, self._low
+        )
 
     def seats_to_act(self) -> tuple[int, ...]:
         if self.phase == OVER:
@@ -1478,6 +1509,13 @@ class Hand:
             if not self.out[other] and not self.hands[other]:
                 self._go_out(other, "emptied")
         self._check_end_between_tricks()
+
+    def set_draws(self, cards: Sequence[Card]) -> None:
+        """From now on the draws (B8, H14) are ``cards`` in order, then the draw stream as
+        with ``draws=`` at the start.  For replaying a playout that went on from this
+        position with draws of its own (``playout.random_playout_from`` draws at random, not
+        from this hand's seed): the replay must draw the cards the playout drew."""
+        self._draws = (*self.draws_made, *cards)
 
     # --- copies -------------------------------------------------------------------------
 

@@ -8,6 +8,13 @@ position detector, so it plays exactly the game ``Hand`` would: ``tests/test_pla
 replays the actions it returns through ``Hand.apply`` (checked) for every bundled ruleset and
 compares the result.
 
+``random_playout_from`` plays on the same way from any position of a ``Hand`` (before a
+trick or in the middle of one), reading only the hand's state, for a search that samples
+the hidden cards (a determinization) and plays each sample out many times; its B8 draws
+come from the generator it is given, not from the hand's seed.  Both run the same loop
+(``_play``), started from the deal or from the hand's position (``_Start``);
+``tests/test_playout_from.py`` replays what it returns through a copy of the hand.
+
 Random choices (this module's own protocol; it need not follow ``RandomBot`` step by step):
 one ``random.Random`` seeded with ``b"bhabhi/playout/v1" || 0x00 || seed`` (or the ``rng``
 passed in), read only through ``random()``; a choice among ``n`` options takes option
@@ -20,6 +27,9 @@ passed in), read only through ``random()``; a choice among ``n`` options takes o
   they take as often as a leader choosing uniformly would; then the leader chooses.  A take
   by the leader starts this round again.
 * A follower chooses uniformly among the cards they may play; one who must pick up does.
+* ``random_playout_from`` only: a B8 draw from the waste pile takes a card by the same
+  rule (``random_playout`` draws from the deal's draw stream, as ``Hand`` does).  From a
+  position before a trick, the take round starts again from the leader's neighbour.
 
 Action codes in ``PlayoutResult.actions``: a card id for playing that card,
 ``PICK_UP_CODE`` and ``TAKE_HAND_CODE``; ``action_of`` turns one into an ``Action``.
@@ -36,12 +46,13 @@ B8 draw).  Without a list (the default) nothing is built.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.engine import components as rule
 from referee.engine.components import RuleBook
 from referee.engine.deadpos import detects_dead_positions, pickup_is_dead
-from referee.engine.hand import take_target
+from referee.engine.hand import Hand, take_target
 from referee.engine.shuffle import DRAW_LABEL, Seed, Stream, deal_masks, seed_bytes
 from referee.engine.types import PICK_UP, TAKE_HAND, Action, EngineError, Outcome, Termination
 from referee.ruleset.model import Ruleset
@@ -67,13 +78,16 @@ class PlayoutResult:
 
     outcome: Outcome
     tricks: int
-    """Tricks started and finished (``Hand.trick_number`` at the end)."""
+    """Tricks started and finished (``Hand.trick_number`` at the end), the tricks before
+    the position included for ``random_playout_from``."""
     pickups: int
-    """Tricks that ended with somebody picking the cards up (P1, B6) instead of wasting them."""
+    """Tricks that ended with somebody picking the cards up (P1, B6) instead of wasting them
+    (those of the playout only, as the two fields below)."""
     actions: tuple[tuple[int, int], ...]
     """Every action in order as (seat, code): a card id, PICK_UP_CODE or TAKE_HAND_CODE."""
     draws: tuple[int, ...]
-    """B8: the cards drawn from the waste pile, in order (``Hand.draws_made``)."""
+    """B8: the cards drawn from the waste pile, in order (``Hand.draws_made``; for
+    ``random_playout_from``, give them to a replay with ``Hand.set_draws``)."""
 
     @property
     def bhabhi(self) -> int | None:
@@ -114,11 +128,6 @@ def random_playout(
     """Play one hand with random legal play, dealt from ``seed`` as ``Hand`` deals it.
 
     ``trace``, when given, receives the deal and every finished trick (module docstring).
-
-    Written as one loop over local variables (a call or an attribute lookup per card would
-    cost more than the rules themselves); the rare steps (taking a hand, the end of the
-    hand) are helpers.  The comments name the clause each step implements; ``Hand`` is the
-    readable statement of the same rules.
     """
     if isinstance(rules, Ruleset):
         if not rules.players.allows(players):
@@ -126,17 +135,153 @@ def random_playout(
         book = RuleBook.of(rules)
     else:
         book = rules
+    _check_fast(book)
+    dealer %= players
+    raw_seed = seed_bytes(seed)
+    hands = deal_masks(book.deck, raw_seed, players, dealer, book.step)
+    rnd = (rng if rng is not None else playout_rng(raw_seed)).random
+    leader, forced = _first_leader(book, hands, players, dealer)
+    if trace is not None:
+        trace.append((leader, TRACE_DEAL, 0, hands[:]))
+    out = [False] * players
+    out_order: list[int] = []
+    for seat in range(players):
+        if not hands[seat]:
+            out[seat] = True
+            out_order.append(seat)
+    start = _Start(hands, out, out_order, leader, forced, leader, 0, 0, 0, -1, None)
+    return _play(book, players, dealer, start, rnd, raw_seed, trace)
+
+
+def random_playout_from(hand: Hand, rng: random.Random) -> PlayoutResult:
+    """Play ``hand`` on from its current position to its end with random legal play, by
+    the module's choice protocol, without changing it.
+
+    For a search under hidden information: ``hand`` may be a determinization (a copy
+    whose hidden cards were dealt again), so only its state is read, every seat's cards
+    in ``hand.hands`` (never its deal or its seed).  The B8 draws from the waste pile are
+    made with ``rng`` too (a choice among the pile's cards by the protocol), not from the
+    hand's draw stream or its explicit draws: a sample's draws are random, not the real
+    hand's future ones.  ``PlayoutResult.draws`` lists them, so a replay gives them to a
+    copy with ``Hand.set_draws``.  The result's ``actions``, ``draws`` and ``pickups``
+    are those of the playout alone; ``tricks`` and the outcome are the whole hand's.
+
+    The position may be before a trick (a forced lead pending, C6 or B8; hands taken this
+    trick, B9) or in the middle of one (``Hand.trick_in_play``).  In the first case the
+    take round (B9) starts from the leader's neighbour whatever was taken already, as
+    after a leader's take.  A position the fast loop cannot play on from is refused: a
+    hand that is over, and (possible only with rules ``RuleBook.fast_playout`` refuses
+    anyway) a house rule's decision pending or the position right after a trick that a
+    house rule keeps open (H12, H14, H20, H22, H25, H26).
+    """
+    book = hand.book
+    _check_fast(book)
+    if hand.is_over:
+        raise EngineError("the hand is over: there is nothing to play on from it")
+    if (
+        hand.trump_chooser >= 0
+        or hand.choosing_draw
+        or hand.take_request is not None
+        or hand.take_pass_from >= 0
+        or hand.after_trick is not None
+    ):
+        raise EngineError(
+            "a house rule's decision is pending: the fast playout cannot play on from here"
+        )
+    in_trick = hand.trick_in_play()
+    if in_trick is None:
+        trick = None
+        leader = hand.leader
+    else:
+        trick = _Trick(
+            in_trick.order,
+            in_trick.played,
+            book.suit_masks[hand.led_suit],
+            hand.trick_mask,
+            in_trick.high,
+            in_trick.high_seat,
+            in_trick.low,
+            in_trick.low_seat,
+        )
+        leader = in_trick.order[0]
+    start = _Start(
+        hand.hands.copy(),
+        hand.out.copy(),
+        hand.out_order.copy(),
+        leader,
+        hand.forced_lead,
+        hand.first_leader,
+        hand.trick_number,
+        hand.takes_this_trick,
+        hand.waste,
+        hand.trump,
+        trick,
+    )
+    return _play(book, hand.players, hand.dealer, start, rng.random, None, None)
+
+
+def _check_fast(book: RuleBook) -> None:
     if not book.fast_playout:
         raise EngineError(
             "these rules use house rules the fast playout does not play: play them with Hand"
         )
-    n_seats = players
-    dealer %= n_seats
-    step = book.step
-    raw_seed = seed_bytes(seed)
-    hands = deal_masks(book.deck, raw_seed, n_seats, dealer, step)
-    rnd = (rng if rng is not None else playout_rng(raw_seed)).random
 
+
+@dataclass(slots=True)
+class _Trick:
+    """A trick in play to go on with: its play order, how many have played, the led suit's
+    mask, its cards so far, and the high and low cards so far (as ``Hand`` keeps them)."""
+
+    order: tuple[int, ...]
+    played: int
+    led_mask: int
+    cards: int
+    high: int
+    high_seat: int
+    low: int
+    low_seat: int
+
+
+@dataclass(slots=True)
+class _Start:
+    """The position a playout starts from: the deal, or any position of a ``Hand``.  Its
+    lists become the playout's own (the caller gives copies).  Not frozen: one is built a
+    playout, and a frozen one's ``__init__`` costs a microsecond, over 1 % of a hand."""
+
+    hands: list[int]
+    out: list[bool]
+    out_order: list[int]
+    leader: int
+    forced: int
+    first_leader: int
+    trick_no: int
+    takes: int
+    waste: int
+    trump: int
+    trick: _Trick | None
+    """The trick in play, or None before a trick."""
+
+
+def _play(
+    book: RuleBook,
+    n_seats: int,
+    dealer: int,
+    start: _Start,
+    rnd: Callable[[], float],
+    draw_seed: bytes | None,
+    trace: list[TraceEntry] | None,
+) -> PlayoutResult:
+    """The one loop of both playouts: from ``start`` to the end of the hand.
+
+    B8 draws come from ``Stream(draw_seed, DRAW_LABEL)`` as ``Hand`` draws them, or, with
+    no ``draw_seed``, from ``rnd`` by the choice protocol.
+
+    Written as one loop over local variables (a call or an attribute lookup per card would
+    cost more than the rules themselves); the rare steps (taking a hand, the end of the
+    hand) are helpers.  The comments name the clause each step implements; ``Hand`` is the
+    readable statement of the same rules.
+    """
+    step = book.step
     suit_of = book.suit
     strength = book.strength
     suit_masks = book.suit_masks
@@ -159,97 +304,110 @@ def random_playout(
     max_tricks = book.max_tricks
     dead_check = detects_dead_positions(book)  # as Hand's deadpos.dead_position_check
 
-    out = [False] * n_seats
-    out_order: list[int] = []
+    hands = start.hands
+    out = start.out
+    out_order = start.out_order
     actions: list[tuple[int, int]] = []
     act = actions.append
     draws: list[int] = []
     stream: Stream | None = None
-    waste = 0
-    trick_no = 0
-    takes = 0
+    waste = start.waste
+    trick_no = start.trick_no
+    takes = start.takes
     pickups = 0
-    trump = -1  # X5: the trump suit once fixed
+    trump = start.trump  # X5: the trump suit once fixed
+    leader = start.leader
+    forced = start.forced
+    first_leader = start.first_leader
+    resume = start.trick  # a trick in play to go on with, before anything else
 
-    leader, forced = _first_leader(book, hands, n_seats, dealer)
-    first_leader = leader
-    if trace is not None:
-        trace.append((leader, TRACE_DEAL, 0, hands[:]))
-    for seat in range(n_seats):
-        if not hands[seat]:
-            out[seat] = True
-            out_order.append(seat)
     ring = _ring(out, step)  # the active seats in play order (some rotation of it)
     orders, followers = _orders(ring)
-    result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
+    result = (
+        None
+        if resume is not None
+        else _end_between_tricks(book, ring, hands, leader, waste, trick_no)
+    )
 
     while result is None:
-        # --- B9: before the trick, the others may take a hand, then the leader decides.
-        choice = -1
-        if take_hand:
-            if not leader_only and not (once and takes):
-                start = leader
-                for i in range(1, n_seats):
-                    seat = (start + step * i) % n_seats
-                    if out[seat] or seat == leader or (once and takes):
-                        continue
-                    if rnd() * (hands[seat].bit_count() + 1) < 1.0:
-                        act((seat, TAKE_HAND_CODE))
+        if resume is None:
+            # --- B9: before the trick, the others may take a hand, then the leader decides.
+            choice = -1
+            if take_hand:
+                if not leader_only and not (once and takes):
+                    start_seat = leader
+                    for i in range(1, n_seats):
+                        seat = (start_seat + step * i) % n_seats
+                        if out[seat] or seat == leader or (once and takes):
+                            continue
+                        if rnd() * (hands[seat].bit_count() + 1) < 1.0:
+                            act((seat, TAKE_HAND_CODE))
+                            takes += 1
+                            leader, forced, first_leader = _take(
+                                book, hands, out, out_order, seat, leader, forced, first_leader,
+                                trick_no, dealer,
+                            )  # fmt: skip
+                            ring = _ring(out, step)
+                            orders, followers = _orders(ring)
+                            result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
+                            if result is not None:
+                                break
+                    if result is not None:
+                        break
+                if not (once and takes):
+                    options = 1 if forced >= 0 else hands[leader].bit_count()
+                    choice = int(rnd() * (options + 1))
+                    if choice == options:
+                        act((leader, TAKE_HAND_CODE))
                         takes += 1
                         leader, forced, first_leader = _take(
-                            book, hands, out, out_order, seat, leader, forced, first_leader,
+                            book, hands, out, out_order, leader, leader, forced, first_leader,
                             trick_no, dealer,
                         )  # fmt: skip
                         ring = _ring(out, step)
                         orders, followers = _orders(ring)
                         result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
-                        if result is not None:
-                            break
-                if result is not None:
-                    break
-            if not (once and takes):
-                options = 1 if forced >= 0 else hands[leader].bit_count()
-                choice = int(rnd() * (options + 1))
-                if choice == options:
-                    act((leader, TAKE_HAND_CODE))
-                    takes += 1
-                    leader, forced, first_leader = _take(
-                        book, hands, out, out_order, leader, leader, forced, first_leader,
-                        trick_no, dealer,
-                    )  # fmt: skip
-                    ring = _ring(out, step)
-                    orders, followers = _orders(ring)
-                    result = _end_between_tricks(book, ring, hands, leader, waste, trick_no)
-                    continue
+                        continue
 
-        # --- the lead (C6 / B8 forced cards, else C7: any card).
-        hand = hands[leader]
-        if forced >= 0:
-            card = forced
-            forced = -1
+            # --- the lead (C6 / B8 forced cards, else C7: any card).
+            hand = hands[leader]
+            if forced >= 0:
+                card = forced
+                forced = -1
+            else:
+                if choice < 0:
+                    choice = int(rnd() * hand.bit_count())
+                rest = hand
+                while choice:
+                    rest &= rest - 1
+                    choice -= 1
+                card = (rest & -rest).bit_length() - 1
+            hand ^= 1 << card
+            hands[leader] = hand
+            emptied = not hand
+            act((leader, card))
+            order = orders[leader]
+            to_play = followers[leader]
+            led_mask = suit_masks[suit_of[card]]
+            high = low = strength[card]
+            high_seat = low_seat = leader
+            trick = 1 << card
         else:
-            if choice < 0:
-                choice = int(rnd() * hand.bit_count())
-            rest = hand
-            while choice:
-                rest &= rest - 1
-                choice -= 1
-            card = (rest & -rest).bit_length() - 1
-        hand ^= 1 << card
-        hands[leader] = hand
-        emptied = not hand
-        act((leader, card))
-        order = orders[leader]
-        led_mask = suit_masks[suit_of[card]]
-        high = low = strength[card]
-        high_seat = low_seat = leader
-        trick = 1 << card
+            # --- the middle of a trick (random_playout_from): as it stands.
+            order = resume.order
+            to_play = order[resume.played :]
+            led_mask = resume.led_mask
+            high, high_seat = resume.high, resume.high_seat
+            low, low_seat = resume.low, resume.low_seat
+            trick = resume.cards
+            emptied = any(not hands[seat] for seat in order[: resume.played])
+            resume = None
         first_trick = trick_no == 0 and first_discards  # B1 / X3
         how = _COMPLETE
         picker = -1
 
         # --- the others play in turn (C7), pick up (P1), discard (D1) or tochoo (B4).
-        for seat in followers[leader]:
+        for seat in to_play:
             hand = hands[seat]
             following = hand & led_mask
             if following:
@@ -362,10 +520,13 @@ def random_playout(
             if not waste:
                 waste = trick
                 trick = 0
-            if stream is None:
-                stream = Stream(raw_seed, DRAW_LABEL)
             rest = waste
-            choice = stream.uniform(rest.bit_count())
+            if draw_seed is None:  # random_playout_from: the sample's own draws
+                choice = int(rnd() * rest.bit_count())
+            else:
+                if stream is None:
+                    stream = Stream(draw_seed, DRAW_LABEL)
+                choice = stream.uniform(rest.bit_count())
             while choice:
                 rest &= rest - 1
                 choice -= 1
