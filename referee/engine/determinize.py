@@ -88,16 +88,15 @@ def determinize(hand: Hand, seat: int, rng: random.Random) -> Hand:
     # same kind (from the pile under B8, from the hidden cards under H14).
     draws: dict[Card, int] = {}
     renamed: dict[Card, Card] = {}
-    spare = [list(cards_in(c)) for c in from_pile], [list(cards_in(c)) for c in dealt]
-    for s in range(players):
-        rng.shuffle(spare[0][s])
-        rng.shuffle(spare[1][s])
+    spare = [list(from_pile), list(dealt)]  # what is left to name as a draw
     for card, seen_by in hand.unseen_draws.items():
         holder = next(s for s in range(players) if hand.hands[s] >> card & 1)
         if holder == seat or seen_by == seat:
             draws[card] = seen_by
             continue
-        new = spare[0 if seen_by < 0 else 1][holder].pop()
+        kind = spare[0 if seen_by < 0 else 1]
+        new = rng.choice(list(cards_in(kind[holder])))
+        kind[holder] &= ~(1 << new)
         renamed[card] = new
         draws[new] = seen_by
     return hand.with_hands(
@@ -202,10 +201,13 @@ def _deal(
     rest = pool
     for suit in constrained:
         rest &= ~masks[suit]
+    # One shuffle of the free places; a sort by random keys costs a third of rng.shuffle.
     places = [s for s in seats for _ in range(free[s])]
-    rng.shuffle(places)
-    for card, s in zip(cards_in(rest), places, strict=True):
-        dealt[s] |= 1 << card
+    draw = rng.random
+    keys = [draw() for _ in places]
+    order = sorted(range(len(places)), key=keys.__getitem__)
+    for card, index in zip(cards_in(rest), order, strict=True):
+        dealt[places[index]] |= 1 << card
     return dealt
 
 

@@ -1624,7 +1624,7 @@ class Hand:
                     f"seat {seat} would lose its face-up {cards_str(face_up & ~cards)}"
                 )
             unseen = cards & ~self.known[seat]
-            for suit in range(4):
+            for suit in range(4) if self.voids[seat] else ():
                 if self.voids[seat] >> suit & 1 and unseen & masks[suit]:
                     raise EngineError(
                         f"seat {seat} has shown no {_suit_name(suit)} but would hold "
@@ -1637,7 +1637,9 @@ class Hand:
             raise EngineError("the hands and the waste pile would not hold the same cards")
         if new_waste | _drawn(draws, -1) != self.waste | self._waste_drawn():
             raise EngineError("the waste pile and its unseen draws would not be the same cards")
-        if _draw_counts(draws, hands) != _draw_counts(self.unseen_draws, self.hands):
+        if (draws or self.unseen_draws) and _draw_counts(draws, hands) != _draw_counts(
+            self.unseen_draws, self.hands
+        ):
             raise EngineError("the seats would not hold as many unseen draws as they do")
         if lead >= 0 and not hands[self.leader] >> lead & 1:
             raise EngineError(
