@@ -11,8 +11,8 @@ Variant behaviour comes from the ruleset through the small rule components of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from referee.cards import Card, card_str, cards_in, cards_str, mask_of
 from referee.engine import components as rule
@@ -136,6 +136,12 @@ class SeatView:
     last_trick: tuple[tuple[int, Card], ...] = ()
     """H25: the trick just ended, as (seat, card) in play order, while it may be
     challenged (the position right after it, when it has an off-suit card); else empty."""
+    voids: tuple[tuple[int, ...], ...] = ()
+    """Per seat, the suits (0-3, C D H S) it has shown it holds no unseen card of: it could
+    not follow them where the rules would have refused an off-suit card (see
+    ``Hand.voids``).  Suits rather than a bitmask, so that it reads like ``known_cards``
+    and a client needs no bit convention; a face-up card of such a suit picked up later is
+    in ``known_cards``."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -158,6 +164,7 @@ class SeatView:
             "legal_actions": [str(a) for a in self.legal_actions],
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "last_trick": [[s, card_str(c)] for s, c in self.last_trick],
+            "voids": [["CDHS"[suit] for suit in suits] for suits in self.voids],
         }
 
 
@@ -269,6 +276,14 @@ class Hand:
 
         self.hands = [mask_of(h) for h in dealt]
         self.known = [0] * players
+        self.voids = [0] * players
+        """Per seat, a bitmask of suits (bit s for suit s) that the seat has shown, from
+        public play alone, it holds no card of beyond its ``known`` ones: set where the
+        rules refuse an off-suit card to a seat holding the led suit (``_shown_void``) and
+        narrowed whenever the seat gains cards nobody saw (``_voids_lost``)."""
+        self.unseen_draws: dict[Card, int] = {}
+        """B8, H14: each drawn card nobody else has seen played since, with the one other
+        seat that saw it (the hand it was drawn from under H14; -1 for a waste draw)."""
         self.out = [False] * players
         self.out_order: list[int] = []
         self.waste = 0
@@ -917,10 +932,14 @@ class Hand:
 
     def _play(self, seat: int, card: Card) -> None:
         book = self.book
-        if book.challenge and self.phase == IN_TRICK and book.suit[card] != self.led_suit:
-            self._note_off_suit(seat, card)
+        if self.phase == IN_TRICK and book.suit[card] != self.led_suit:
+            if book.challenge:
+                self._note_off_suit(seat, card)
+            else:
+                self._shown_void(seat)
         self.hands[seat] ^= 1 << card
         self.known[seat] &= ~(1 << card)
+        self.unseen_draws.pop(card, None)
         if self.phase == BEFORE_TRICK:
             self._lead(seat, card)
             return
@@ -990,7 +1009,25 @@ class Hand:
         self._log(CardPlayed(seat, card, self.trick_number, "lead"))
 
     def _pick_up(self, seat: int, _card: int) -> None:
+        self._shown_void(seat)  # P1: only a seat that cannot follow may pick up
         self._end_trick("pickup", seat)
+
+    def _shown_void(self, seat: int) -> None:
+        """``seat`` could not follow the led suit, and the rules prove it: every off-suit
+        card that reaches ``_play`` in a trick, and every pickup (P1), was legal only to a
+        seat without the led suit (on the first trick too: B1's discards and H5's highest
+        cards are for a seat that cannot follow).  Not called where a seat holding the led
+        suit may play off it: H25's false cards (``book.challenge``); a C12 or H26 penalty
+        never plays its card, and a C12 one proves the seat holds the suit."""
+        self.voids[seat] |= 1 << self.led_suit
+
+    def _voids_lost(self, seat: int, cards: int) -> None:
+        """``seat`` takes in cards nobody saw, ``cards`` a mask that every player could
+        name as holding them all (so that its suits are public): no suit of them is shown
+        void any more."""
+        suits = self.book.suit
+        for card in cards_in(cards):
+            self.voids[seat] &= ~(1 << suits[card])
 
     def _penalise(self, seat: int, card: int) -> None:
         self._log(IllegalPlayPenalised(seat, card))
@@ -1018,6 +1055,9 @@ class Hand:
             from_waste = 0
             if book.pickup_takes_waste and self.waste:
                 from_waste = self.waste.bit_count()
+                # V4: face down, but the pile is the tricks every player saw go to it (and
+                # the cards drawn from it and not seen since, which may be in it)
+                self._voids_lost(picker, self.waste | self._waste_drawn())
                 self.hands[picker] |= self.waste
                 self.waste = 0
             self._log(
@@ -1137,6 +1177,11 @@ class Hand:
         self.draws_made.append(card)
         return card
 
+    def _waste_drawn(self) -> int:
+        """B8: the cards drawn from the waste pile and not seen since (a mask): to every
+        other player the pile may still hold any of them."""
+        return _drawn(self.unseen_draws, -1)
+
     def _all_out_loser(self, last_to_play: int, high: int) -> int | None:
         choice = self.book.all_out_together
         if choice == rule.NOBODY:
@@ -1193,6 +1238,7 @@ class Hand:
         taken = self.hands[target]
         self.hands[seat] |= taken
         self.known[seat] |= self.known[target]
+        self.voids[seat] &= self.voids[target]  # void now only where both hands were
         self.hands[target] = 0
         self.known[target] = 0
         self.takes_this_trick += 1
@@ -1298,9 +1344,13 @@ class Hand:
         if how == "complete" and trick_mask and (not self.waste or book.draw_pile_with_trick):
             self._discard_trick(number, trick_mask)  # if_waste_empty: draws_from_trick, H15
             trick_mask = 0
+        # The drawer had no card: it holds none but of the suits that may be drawn.
+        self.voids[drawer] = 0b1111
+        self._voids_lost(drawer, self.waste | self._waste_drawn())
         card = self._draw()
         self.waste &= ~(1 << card)
         self.hands[drawer] = 1 << card
+        self.unseen_draws[card] = -1
         self.forced_lead = card
         self._drawn_lead = (drawer, card)
         self._log(WasteDrawn(drawer, card))
@@ -1358,9 +1408,13 @@ class Hand:
             card = held[self._draw_stream.uniform(len(held))]
         self.draws_made.append(card)
         self.hands[target] = hand & ~(1 << card)
-        # Any of the target's face-up cards may be the one drawn, so none is known any more.
+        # Any of the target's face-up cards may be the one drawn, so none is known any more,
+        # and their suits are not void; the drawer's card came from that hand.
+        self._voids_lost(target, self.known[target] & hand)
         self.known[target] = 0
         self.hands[drawer] = 1 << card
+        self.voids[drawer] = self.voids[target]
+        self.unseen_draws[card] = target
         self.forced_lead = card
         self._drawn_lead = (drawer, card)
         self._log(CardDrawn(drawer, target, card))
@@ -1451,12 +1505,27 @@ class Hand:
             else ("bhabhi" if self.book.false_tochoo_bhabhi else "pickup_and_lead")
         )
         self._log(TochooChallenged(seat, after.number, offender is not None, offender, penalty))
+        self._shown_by_challenge(after, offender)
         if offender is None:
             return
         if self.book.false_tochoo_bhabhi:
             self._finish(Termination.FALSE_TOCHOO, offender)
             return
         self._take_up_trick(offender, after)
+
+    def _shown_by_challenge(self, after: AfterTrick, offender: int | None) -> None:
+        """H25: a challenge shows that the off-suit cards before the first false one (all
+        of them when it is wrong) were played by seats without the led suit.  They took in
+        nothing unseen since, but a B8 or H14 draw just made (its drawer must lead it),
+        which may be of that suit: a drawer shows nothing."""
+        shown = (
+            after.off_suit if offender is None else after.off_suit[: after.off_suit.index(offender)]
+        )
+        drawer = self.leader if self.forced_lead in self.unseen_draws else -1
+        led = self.book.suit[after.cards[0][1]]
+        for seat in shown:
+            if seat != drawer:
+                self.voids[seat] |= 1 << led
 
     def _out_of_turn_punished(self, seat: int, action: Action) -> bool:
         """H26: ``seat`` plays a card it holds when it is not its turn, in a trick or right
@@ -1499,6 +1568,7 @@ class Hand:
                         self.known[holder] &= ~bit
                         break
             gained |= bit
+            self.unseen_draws.pop(card, None)
         self.hands[seat] |= gained
         self.known[seat] |= gained
         cards = tuple(c for _, c in after.cards)
@@ -1531,6 +1601,8 @@ class Hand:
         twin.__dict__.update(self.__dict__)
         twin.hands = self.hands.copy()
         twin.known = self.known.copy()
+        twin.voids = self.voids.copy()
+        twin.unseen_draws = self.unseen_draws.copy()
         twin.out = self.out.copy()
         twin.out_order = self.out_order.copy()
         twin.trick = self.trick.copy()
@@ -1543,6 +1615,109 @@ class Hand:
         twin._draw_stream = self._draw_stream.copy()
         twin.events = self.events.copy() if record and self.events is not None else None
         return twin
+
+    def with_hands(
+        self,
+        hands: Sequence[int],
+        *,
+        waste: int | None = None,
+        unseen_draws: Mapping[Card, int] | None = None,
+        forced_lead: Card | None = None,
+        draw_seed: Seed | None = None,
+    ) -> Hand:
+        """A copy (``record=False``) of this hand with its hidden cards placed otherwise: a
+        determinization (``determinize.py``), which plays on as a hand of its own.
+
+        ``hands`` are card masks, one per seat.  B8's waste draws nobody else saw may be
+        placed otherwise too: ``waste`` is then the pile, ``unseen_draws`` the drawn cards
+        (with who saw each, as in ``unseen_draws``) and ``forced_lead`` the card the leader
+        must lead if it is one of them.  Every public fact must hold, else EngineError: each
+        seat keeps its size and its face-up (known) cards and holds no unseen card of a
+        suit it has shown void in; the hands and the pile hold the same cards together, and
+        so do the pile and the unseen waste draws; each seat holds as many unseen draws of
+        each kind; the leader holds its forced lead.
+
+        The copy draws from ``draw_seed`` (else as this hand would) and never from explicit
+        draws, which name cards of this hand's pile; H25's false cards are those its
+        hands make false (a seat of the trick that holds the led suit, less what it took in
+        since).  ``deal``, ``seed`` and ``history`` stay this hand's: how it began, which
+        play does not consult."""
+        players = self.players
+        if len(hands) != players:
+            raise EngineError(f"{len(hands)} hands given for {players} players")
+        new_waste = self.waste if waste is None else waste
+        draws = dict(self.unseen_draws) if unseen_draws is None else dict(unseen_draws)
+        lead = self.forced_lead if forced_lead is None else forced_lead
+        masks = self.book.suit_masks
+        held = 0
+        for seat, cards in enumerate(hands):
+            if cards.bit_count() != self.hands[seat].bit_count():
+                raise EngineError(
+                    f"seat {seat} would hold {cards.bit_count()} cards, not "
+                    f"{self.hands[seat].bit_count()}"
+                )
+            face_up = self.known[seat] & self.hands[seat]
+            if face_up & ~cards:
+                raise EngineError(
+                    f"seat {seat} would lose its face-up {cards_str(face_up & ~cards)}"
+                )
+            unseen = cards & ~self.known[seat]
+            for suit in range(4) if self.voids[seat] else ():
+                if self.voids[seat] >> suit & 1 and unseen & masks[suit]:
+                    raise EngineError(
+                        f"seat {seat} has shown no {_suit_name(suit)} but would hold "
+                        f"{cards_str(unseen & masks[suit])}"
+                    )
+            if held & cards:
+                raise EngineError(f"{cards_str(held & cards)} would be in two hands")
+            held |= cards
+        if held & new_waste or held | new_waste != sum(self.hands) | self.waste:
+            raise EngineError("the hands and the waste pile would not hold the same cards")
+        if new_waste | _drawn(draws, -1) != self.waste | self._waste_drawn():
+            raise EngineError("the waste pile and its unseen draws would not be the same cards")
+        if (draws or self.unseen_draws) and _draw_counts(draws, hands) != _draw_counts(
+            self.unseen_draws, self.hands
+        ):
+            raise EngineError("the seats would not hold as many unseen draws as they do")
+        if lead >= 0 and not hands[self.leader] >> lead & 1:
+            raise EngineError(
+                f"seat {self.leader} must lead {card_str(lead)}, which it would not hold"
+            )
+        twin = self.copy(record=False)
+        twin.hands = list(hands)
+        twin.waste = new_waste
+        twin.unseen_draws = draws
+        if self._drawn_lead == (self.leader, self.forced_lead):  # H17: the drawn card is led
+            twin._drawn_lead = (self.leader, lead)
+        twin.forced_lead = lead
+        twin._draws = None
+        if draw_seed is not None:
+            twin._draw_stream = Stream(draw_seed, DRAW_LABEL)
+        if self.book.challenge:
+            twin._refalse()
+        return twin
+
+    def _refalse(self) -> None:
+        """H25: which off-suit cards of the trick in play, and of the trick just ended, are
+        false in these hands: their seat holds the led suit (for the trick just ended, less
+        what it took in since: the trick it picked up, or the B8 draw it must lead).  Not
+        exact after an H14 draw from a seat of that trick, which may have taken its last
+        card of the led suit."""
+        masks = self.book.suit_masks
+        if self.phase == IN_TRICK:
+            led = masks[self.led_suit]
+            self.false_seats = tuple(s for s in self.off_suit_seats if self.hands[s] & led)
+        after = self.after_trick
+        if after is not None and after.off_suit:
+            led = masks[self.book.suit[after.cards[0][1]]]
+            since = mask_of(c for _, c in after.cards)
+            drawn = 1 << self.forced_lead if self.forced_lead in self.unseen_draws else 0
+            false = tuple(
+                s
+                for s in after.off_suit
+                if self.hands[s] & ~since & ~(drawn if s == self.leader else 0) & led
+            )
+            self.after_trick = replace(after, false=false)
 
     # --- views --------------------------------------------------------------------------
 
@@ -1574,6 +1749,7 @@ class Hand:
             legal_actions=legal,
             outcome=self.outcome,
             last_trick=() if (after := self._challengeable()) is None else after.cards,
+            voids=tuple(tuple(u for u in range(4) if v >> u & 1) for v in self.voids),
         )
 
     def _sizes_seen_by(self, seat: int | None) -> tuple[int, ...]:
@@ -1636,6 +1812,20 @@ def _players_refused(rules: Ruleset, players: int) -> str:
         f"ruleset {rules.id!r} allows {rules.players.min} to {rules.players.max} "
         f"players{' (an even number, for teams)' if teams else ''}, not {players}"
     )
+
+
+def _drawn(draws: Mapping[Card, int], seen_by: int) -> int:
+    """The mask of the unseen draws that ``seen_by`` saw (-1: B8's, from the waste)."""
+    return mask_of(card for card, seat in draws.items() if seat == seen_by)
+
+
+def _draw_counts(draws: Mapping[Card, int], hands: Sequence[int]) -> list[tuple[int, int]]:
+    """(holder, who else saw it) of every unseen draw, sorted: what every player knows."""
+    found = []
+    for card, seen_by in draws.items():
+        holder = next((s for s, h in enumerate(hands) if h >> card & 1), -1)
+        found.append((holder, seen_by))
+    return sorted(found)
 
 
 def _suit_name(suit: int) -> str:
