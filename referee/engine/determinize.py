@@ -43,9 +43,9 @@ Cost: see docs/performance.md, "2026-12-03: determinizations".
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from referee.cards import Card, cards_in
+from referee.cards import Card, card_str, cards_in
 from referee.engine.hand import Hand
 from referee.engine.types import EngineError
 
@@ -63,24 +63,66 @@ def hidden_cards(hand: Hand, seat: int) -> int:
     return _split(hand, seat)[0]
 
 
-def determinize(hand: Hand, seat: int, rng: random.Random) -> Hand:
+def determinize(
+    hand: Hand,
+    seat: int,
+    rng: random.Random,
+    *,
+    holding: Mapping[int, int] | None = None,
+    void_in: Mapping[int, int] | None = None,
+    own: int | None = None,
+) -> Hand:
     """A copy of ``hand`` with every card ``seat`` cannot see dealt afresh at random, as
-    the module says; ``rng`` is the only source of chance (the engine stays pure)."""
+    the module says; ``rng`` is the only source of chance (the engine stays pure).
+
+    ``holding`` (``{seat: cards}``, masks) and ``void_in`` (``{seat: suits}``) are what an
+    action just seen proves beyond the hand's own record: a bot that keeps a guess of the
+    table (``referee.sim.strong``) learns that a seat held the card it played, or none of
+    the suit it could not follow, before its guess can apply the action.  A card held may
+    be one the guess has in another hand or, for the seat's own unseen waste draw (B8), in
+    the pile.  ``own`` (a mask) is ``seat``'s own hand as it really is, where the guess
+    has it otherwise: a seat that takes a hand (B9) sees the cards it took.  EngineError
+    when they cannot all hold."""
     _check_seat(hand, seat)
     pool, fixed, pile_slots = _split(hand, seat)
+    if own is not None and own != fixed[seat]:
+        if own.bit_count() != fixed[seat].bit_count() or own & ~(pool | fixed[seat]):
+            raise EngineError(
+                f"seat {seat} cannot be holding {', '.join(map(card_str, cards_in(own)))}"
+            )
+        pool = (pool | fixed[seat]) & ~own
+        fixed[seat] = own
     players = hand.players
     masks = hand.book.suit_masks
     allow = [ALL_SUITS & ~v for v in hand.voids]
-    free = [
-        0 if s == seat else hand.hands[s].bit_count() - fixed[s].bit_count() - pile_slots[s]
-        for s in range(players)
-    ]
-    new_hands = list(fixed)
+    for s, suits in (void_in or {}).items():
+        allow[s] &= ~suits
     pile = hand.waste
     for card, seen_by in hand.unseen_draws.items():
         if seen_by < 0 and not hand.hands[seat] >> card & 1:
             pile |= 1 << card
-    from_pile = _draw_from_pile(pile, pile_slots, allow, masks, rng)
+    pinned = [0] * players  # cards of the pile a seat's unseen draws are known to be
+    for s, cards in (holding or {}).items():
+        for card in cards_in(cards & ~fixed[s]):
+            bit = 1 << card
+            if pool & bit:
+                pool &= ~bit
+                fixed[s] |= bit
+            elif pile & bit and pile_slots[s] > pinned[s].bit_count():
+                pinned[s] |= bit
+                pile &= ~bit
+            else:
+                raise EngineError(f"seat {s} cannot be holding {card_str(card)}")
+    free = [
+        0 if s == seat else hand.hands[s].bit_count() - fixed[s].bit_count() - pile_slots[s]
+        for s in range(players)
+    ]
+    if any(n < 0 for n in free):
+        raise EngineError("a seat would hold more cards than it has")
+    new_hands = list(fixed)
+    slots = [pile_slots[s] - pinned[s].bit_count() for s in range(players)]
+    from_pile = _draw_from_pile(pile, slots, allow, masks, rng)
+    from_pile = [drawn | pin for drawn, pin in zip(from_pile, pinned, strict=True)]
     dealt = _deal(pool, free, allow, masks, rng)
     for s in range(players):
         new_hands[s] |= dealt[s] | from_pile[s]

@@ -153,7 +153,7 @@ def random_playout(
     return _play(book, players, dealer, start, rnd, raw_seed, trace)
 
 
-def random_playout_from(hand: Hand, rng: random.Random) -> PlayoutResult:
+def random_playout_from(hand: Hand, rng: random.Random, *, taking: bool = True) -> PlayoutResult:
     """Play ``hand`` on from its current position to its end with random legal play, by
     the module's choice protocol, without changing it.
 
@@ -173,6 +173,11 @@ def random_playout_from(hand: Hand, rng: random.Random) -> PlayoutResult:
     hand that is over, and (possible only with rules ``RuleBook.fast_playout`` refuses
     anyway) a house rule's decision pending or the position right after a trick that a
     house rule keeps open (H12, H14, H20, H22, H25, H26).
+
+    ``taking=False``: nobody takes a hand (B9) during the playout.  A search's playouts are
+    its model of how the others play on, and random players who take a neighbour's hand as
+    often as they lead a card (which people do not) would teach it that taking a large
+    hand is safe, since somebody soon takes it back.
     """
     book = hand.book
     _check_fast(book)
@@ -217,7 +222,7 @@ def random_playout_from(hand: Hand, rng: random.Random) -> PlayoutResult:
         hand.trump,
         trick,
     )
-    return _play(book, hand.players, hand.dealer, start, rng.random, None, None)
+    return _play(book, hand.players, hand.dealer, start, rng.random, None, None, taking=taking)
 
 
 def _check_fast(book: RuleBook) -> None:
@@ -270,6 +275,8 @@ def _play(
     rnd: Callable[[], float],
     draw_seed: bytes | None,
     trace: list[TraceEntry] | None,
+    *,
+    taking: bool = True,
 ) -> PlayoutResult:
     """The one loop of both playouts: from ``start`` to the end of the hand.
 
@@ -297,7 +304,7 @@ def _play(
     after_pickup = book.after_pickup
     leader_draws = book.leader_draws
     draw_from_trick = book.draw_from_trick_when_waste_empty
-    take_hand = book.take_hand
+    take_hand = book.take_hand and taking
     leader_only = book.take_hand_leader_only
     once = book.take_hand_once_per_trick
     two_left_loses = book.two_left_pickup_loses

@@ -11,6 +11,11 @@ hand is asked for under H20) must act.  Before that, every other seat that may a
 asked once, in play order after that seat, and may decline (``None``); then the seat the
 game waits for at that point acts, and the round begins again.
 
+Bots that keep their own account of the hand (``Watcher``: the strong bot's shadow) are
+told the hand's start (their seat's view before any action) and, after every action
+applied, what the table showed their seat of it: who did what, and a card it made their
+seat draw (B8, H14).
+
 Determinism: the only randomness is the ``rng`` passed in, which every bot shares in the
 order above.  ``bots_rng(seed, index)`` is the generator the simulator uses for hand
 ``index`` of a run with seed ``seed``: ``random.Random("{seed}:{index}:bots")``.
@@ -20,11 +25,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
 
-from referee.engine.hand import Hand
+from referee.cards import Card
+from referee.engine.hand import Hand, SeatView
 from referee.engine.shuffle import Seed, seed_bytes
-from referee.engine.types import EngineError
+from referee.engine.types import Action, EngineError
 from referee.sim.bots import Bot
+
+
+@runtime_checkable
+class Watcher(Protocol):
+    """A bot that follows the hand's public actions as they happen."""
+
+    def begin(self, view: SeatView, rng: random.Random) -> None:
+        """A new hand: the seat's view before any action."""
+        ...
+
+    def observe(self, seat: int, action: Action, drawn: Sequence[Card], view: SeatView) -> None:
+        """``seat`` did ``action``; ``drawn``: the cards it made this watcher's seat draw,
+        or draw from its hand (B8, H14), which it saw; ``view``: its seat's view after it."""
+        ...
 
 
 def bots_rng(seed: Seed, index: int) -> random.Random:
@@ -49,6 +70,11 @@ def play_hand(
     """
     if len(bots) != hand.players:
         raise EngineError(f"{len(bots)} bots for {hand.players} players")
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if isinstance(bot, Watcher)]
+    for viewer, watcher in watchers:
+        watcher.begin(hand.view(viewer), rng)
+    if watchers:
+        observe = _telling(watchers, observe)
     while not hand.is_over:
         mover = hand.to_move
         assert mover is not None
@@ -60,6 +86,32 @@ def play_hand(
             if observe is not None:
                 observe(hand)
     return hand
+
+
+def _telling(
+    watchers: Sequence[tuple[int, Watcher]], observe: Callable[[Hand], None] | None
+) -> Callable[[Hand], None]:
+    """``observe`` that first tells every watcher the action just applied, and a card it
+    made somebody draw only to the seats that saw it (the drawer; under H14 the seat it was
+    drawn from): to the others it stays hidden until it is played."""
+    told = [0, 0]  # actions and draws already told
+
+    def tell(hand: Hand) -> None:
+        for seat, action in hand.history[told[0] :]:
+            new = hand.draws_made[told[1] :]
+            told[1] = len(hand.draws_made)
+            for viewer, watcher in watchers:
+                seen = tuple(
+                    card
+                    for card in new
+                    if hand.hands[viewer] >> card & 1 or hand.unseen_draws.get(card) == viewer
+                )
+                watcher.observe(seat, action, seen, hand.view(viewer))
+        told[0] = len(hand.history)
+        if observe is not None:
+            observe(hand)
+
+    return tell
 
 
 def _offer(

@@ -27,10 +27,12 @@ from referee.engine.session import rotation_dealer
 from referee.ruleset.model import Ruleset
 from referee.sim.bots import Bot, HeuristicBot, RandomBot
 from referee.sim.lines import AlwaysTakeBot, LongestSuitBot, NeverTakeBot
+from referee.sim.strong import StrongBot
 
-BOT_NAMES = ("random", "heuristic", "always-take", "never-take", "longest-suit")
-"""The bots a run names; the last three play one line and are random otherwise
-(``referee.sim.lines``: the degenerate lines of ``bhabhi analyze``)."""
+BOT_NAMES = ("random", "heuristic", "strong", "always-take", "never-take", "longest-suit")
+"""The bots a run names: ``strong`` searches (``referee.sim.strong``, 200 worlds a decision,
+no clock, so a run is the same on any machine); the last three play one line and are random
+otherwise (``referee.sim.lines``: the degenerate lines of ``bhabhi analyze``)."""
 
 T = TypeVar("T")
 
@@ -56,6 +58,8 @@ def make_bot(name: str, rules: Ruleset) -> Bot:
         return RandomBot()
     if name == "heuristic":
         return HeuristicBot(rules)
+    if name == "strong":
+        return StrongBot(rules)
     if name == "always-take":
         return AlwaysTakeBot()
     if name == "never-take":
