@@ -20,6 +20,7 @@ from referee.cards import cards_in
 from referee.engine.hand import Hand
 from referee.engine.types import CHALLENGE, PICK_UP, TAKE_HAND, Action, ActionKind, Verdict
 from referee.ruleset.model import Ruleset
+from referee.server.messages import view_message
 
 VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("pickup", {"illegal_play": "pickup_penalty"}),
@@ -125,7 +126,8 @@ def test_a_pickup_shows_a_void_and_the_view_lists_it() -> None:
     assert hand.voids == [0, 0b1000, 0]  # seat 1 has shown no spades
     view = hand.view(0)
     assert view.voids == ((), (3,), ())
-    assert view.to_dict()["voids"] == [[], ["S"], []]
+    message = view_message(view, 0)
+    assert [list(seat.suits) for seat in message.voids] == [[], ["S"], []]
 
 
 def test_a_discard_shows_a_void() -> None:

@@ -142,7 +142,6 @@ class SeatView:
             "legal_actions": [str(a) for a in self.legal_actions],
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "last_trick": [[s, card_str(c)] for s, c in self.last_trick],
-            "voids": [["CDHS"[suit] for suit in suits] for suits in self.voids],
         }
 
 
