@@ -32,8 +32,32 @@ VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("bhabho", {"next_leader": {"if_out": "draws_from_player", "draw_from": "next_active"}}),
     ("bhabho", {"next_leader": {"draw": "top"}}),
     ("pickup", {"first_trick": {"void_plays": "highest"}}),
+    *[
+        (
+            "discard",
+            {
+                "illegal_play": "challenge",
+                "false_tochoo_penalty": "pickup_and_lead",
+                "off_suit": {
+                    "play": "tochoo",
+                    "tochoo_picked_up_by": by,
+                    "pickup_takes": "trick_and_waste",
+                },
+            },
+        )
+        for by in ("tochoo_player", "highest_of_led")
+    ],
 ]
-"""House variants beside the bundled rulesets: C12, H25, H26 (with V4 and H29), H14, H16, H5."""
+"""House variants beside the bundled rulesets: C12, H25, H26 (with V4 and H29), H14, H16,
+H5, and H25 where a tochoo's player picks up the trick and the pile face down (V4)."""
+
+UNPROVEN = {
+    "discard+illegal_play=challenge,false_tochoo_penalty=pickup_and_lead,off_suit.play=tochoo,"
+    "off_suit.tochoo_picked_up_by=tochoo_player,off_suit.pickup_takes=trick_and_waste"
+}
+"""Where no void can be shown: H25 proves nothing by a play, and the one off-suit card of a
+trick is a tochoo whose player picks up the trick and the pile face down, so that not even
+a wrong challenge shows it void."""
 
 PENALTY_CHANCE = 0.1
 """How often random play tries a card that the rules penalise (C12, H26)."""
@@ -117,7 +141,7 @@ def test_voids_are_never_false(name: str, rules: Ruleset, players: int) -> None:
         for hand in positions(rules, players, seed):
             assert unsound(hand) == [], name
             shown += sum(v.bit_count() for v in hand.voids)
-    assert shown > 0, f"{name}: no void shown in six hands"
+    assert (shown > 0) is (name not in UNPROVEN), f"{name}: {shown} voids shown in six hands"
 
 
 def test_a_pickup_shows_a_void_and_the_view_lists_it() -> None:

@@ -1483,16 +1483,18 @@ class Hand:
 
     def _shown_by_challenge(self, after: AfterTrick, offender: int | None) -> None:
         """H25: a challenge shows that the off-suit cards before the first false one (all
-        of them when it is wrong) were played by seats without the led suit.  They took in
-        nothing unseen since, but a B8 or H14 draw just made (its drawer must lead it),
-        which may be of that suit: a drawer shows nothing."""
+        of them when it is wrong) were played by seats without the led suit.  Since then
+        a seat may have taken in unseen cards of that suit only as a B8 or H14 draw just
+        made (its drawer must lead it) or with the pile it picked up (V4): those seats
+        show nothing."""
         shown = (
             after.off_suit if offender is None else after.off_suit[: after.off_suit.index(offender)]
         )
         drawer = self.leader if self.forced_lead in self.unseen_draws else -1
+        picker = after.picker if self.book.pickup_takes_waste else -1
         led = self.book.suit[after.cards[0][1]]
         for seat in shown:
-            if seat != drawer:
+            if seat not in (drawer, picker):
                 self.voids[seat] |= 1 << led
 
     def _out_of_turn_punished(self, seat: int, action: Action) -> bool:
