@@ -1603,8 +1603,8 @@ class Hand:
         The copy draws from ``draw_seed`` (else as this hand would) and never from explicit
         draws, which name cards of this hand's pile; H25's false cards are those its
         hands make false (a seat of the trick that holds the led suit, less what it took in
-        since).  ``deal``, ``seed`` and ``history`` stay this hand's: how it began, which
-        play does not consult."""
+        since).  ``deal``, ``seed``, ``draws_made`` and ``history`` stay this hand's: the
+        record of how it began and went, which play does not consult."""
         players = self.players
         if len(hands) != players:
             raise EngineError(f"{len(hands)} hands given for {players} players")
