@@ -3,7 +3,8 @@ no unseen card of.
 
 Sound first: on random play of every bundled ruleset, and of house variants whose off-suit
 cards prove nothing (C12's penalty, H25's false cards, H26's play out of turn) or that move
-cards face down (V4's waste pile, B8 and H14 draws, B9 takes), no seat ever holds an unseen
+cards face down (V4's waste pile, B8 and H14 draws, B9 takes), and of a sample of the
+combinations of the house rules of the trick and of the power, no seat ever holds an unseen
 card of a suit it is said to be void in, at any position.  Informative second: voids are
 shown, and each rule that proves or unproves one does so as its clause says.
 """
@@ -20,6 +21,22 @@ from referee.cards import cards_in
 from referee.engine.hand import Hand
 from referee.engine.types import CHALLENGE, PICK_UP, TAKE_HAND, Action, ActionKind, Verdict
 from referee.ruleset.model import Ruleset
+from referee.server.messages import view_message
+
+
+def _tochoo_with_pile(picked_up_by: str) -> tuple[str, dict[str, object]]:
+    """H25 where a tochoo ends the trick and its picker takes the pile too (V4)."""
+    off_suit = {
+        "play": "tochoo",
+        "tochoo_picked_up_by": picked_up_by,
+        "pickup_takes": "trick_and_waste",
+    }
+    return "discard", {
+        "illegal_play": "challenge",
+        "false_tochoo_penalty": "pickup_and_lead",
+        "off_suit": off_suit,
+    }
+
 
 VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("pickup", {"illegal_play": "pickup_penalty"}),
@@ -31,8 +48,18 @@ VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("bhabho", {"next_leader": {"if_out": "draws_from_player", "draw_from": "next_active"}}),
     ("bhabho", {"next_leader": {"draw": "top"}}),
     ("pickup", {"first_trick": {"void_plays": "highest"}}),
+    *[_tochoo_with_pile(by) for by in ("tochoo_player", "highest_of_led")],
 ]
-"""House variants beside the bundled rulesets: C12, H25, H26 (with V4 and H29), H14, H16, H5."""
+"""House variants beside the bundled rulesets: C12, H25, H26 (with V4 and H29), H14, H16,
+H5, and H25 where a tochoo's player picks up the trick and the pile face down (V4)."""
+
+UNPROVEN = {
+    "discard+illegal_play=challenge,false_tochoo_penalty=pickup_and_lead,off_suit.play=tochoo,"
+    "off_suit.tochoo_picked_up_by=tochoo_player,off_suit.pickup_takes=trick_and_waste"
+}
+"""Where no void can be shown: H25 proves nothing by a play, and the one off-suit card of a
+trick is a tochoo whose player picks up the trick and the pile face down, so that not even
+a wrong challenge shows it void."""
 
 PENALTY_CHANCE = 0.1
 """How often random play tries a card that the rules penalise (C12, H26)."""
@@ -116,7 +143,7 @@ def test_voids_are_never_false(name: str, rules: Ruleset, players: int) -> None:
         for hand in positions(rules, players, seed):
             assert unsound(hand) == [], name
             shown += sum(v.bit_count() for v in hand.voids)
-    assert shown > 0, f"{name}: no void shown in six hands"
+    assert (shown > 0) is (name not in UNPROVEN), f"{name}: {shown} voids shown in six hands"
 
 
 def test_a_pickup_shows_a_void_and_the_view_lists_it() -> None:
@@ -125,7 +152,8 @@ def test_a_pickup_shows_a_void_and_the_view_lists_it() -> None:
     assert hand.voids == [0, 0b1000, 0]  # seat 1 has shown no spades
     view = hand.view(0)
     assert view.voids == ((), (3,), ())
-    assert view.to_dict()["voids"] == [[], ["S"], []]
+    message = view_message(view, 0)
+    assert [list(seat.suits) for seat in message.voids] == [[], ["S"], []]
 
 
 def test_a_discard_shows_a_void() -> None:
@@ -222,3 +250,25 @@ def test_a_waste_draw_shows_a_void_in_every_suit_not_in_the_pile() -> None:
                     assert hand.voids[holder] == sum(1 << u for u in range(4) if u not in suits)
                     return
     pytest.fail("no waste draw in forty hands of bhabho")
+
+
+COMBINATIONS = 40
+"""How many of the valid combinations of the trick house rules a test plays (of about 1,100)."""
+
+
+def house_combinations() -> list[tuple[str, Ruleset]]:
+    """A seeded sample of the combinations of the house rules of the first trick, the trick
+    and the lead (H5, H6, H9, H10, H12) and of the power (H14-H19) that ``test_properties``
+    plays."""
+    from test_properties import TRICK_BASES, _power_variant, trick_rule_variants
+
+    found = [v for base in TRICK_BASES for v in trick_rule_variants(base)]
+    found = random.Random(1).sample(found, COMBINATIONS)
+    return found + [(f"power {seed}", _power_variant(seed)[1]) for seed in range(12)]
+
+
+def test_voids_are_never_false_under_combinations_of_house_rules() -> None:
+    for index, (name, rules) in enumerate(house_combinations()):
+        players = 3 + index % 3
+        for hand in positions(rules, players, index):
+            assert unsound(hand) == [], f"{name}, {players} players"

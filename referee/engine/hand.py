@@ -164,7 +164,6 @@ class SeatView:
             "legal_actions": [str(a) for a in self.legal_actions],
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "last_trick": [[s, card_str(c)] for s, c in self.last_trick],
-            "voids": [["CDHS"[suit] for suit in suits] for suits in self.voids],
         }
 
 
@@ -1515,16 +1514,18 @@ class Hand:
 
     def _shown_by_challenge(self, after: AfterTrick, offender: int | None) -> None:
         """H25: a challenge shows that the off-suit cards before the first false one (all
-        of them when it is wrong) were played by seats without the led suit.  They took in
-        nothing unseen since, but a B8 or H14 draw just made (its drawer must lead it),
-        which may be of that suit: a drawer shows nothing."""
+        of them when it is wrong) were played by seats without the led suit.  Since then
+        a seat may have taken in unseen cards of that suit only as a B8 or H14 draw just
+        made (its drawer must lead it) or with the pile it picked up (V4): those seats
+        show nothing."""
         shown = (
             after.off_suit if offender is None else after.off_suit[: after.off_suit.index(offender)]
         )
         drawer = self.leader if self.forced_lead in self.unseen_draws else -1
+        picker = after.picker if self.book.pickup_takes_waste else -1
         led = self.book.suit[after.cards[0][1]]
         for seat in shown:
-            if seat != drawer:
+            if seat not in (drawer, picker):
                 self.voids[seat] |= 1 << led
 
     def _out_of_turn_punished(self, seat: int, action: Action) -> bool:
@@ -1640,8 +1641,8 @@ class Hand:
         The copy draws from ``draw_seed`` (else as this hand would) and never from explicit
         draws, which name cards of this hand's pile; H25's false cards are those its
         hands make false (a seat of the trick that holds the led suit, less what it took in
-        since).  ``deal``, ``seed`` and ``history`` stay this hand's: how it began, which
-        play does not consult."""
+        since).  ``deal``, ``seed``, ``draws_made`` and ``history`` stay this hand's: the
+        record of how it began and went, which play does not consult."""
         players = self.players
         if len(hands) != players:
             raise EngineError(f"{len(hands)} hands given for {players} players")

@@ -253,6 +253,8 @@ def view_message(view: SeatView, hand_number: int) -> pb.SeatView:
         message.trick.add(seat=seat, card=card_str(card))
     for seat, card in view.last_trick:  # H25: the trick that may be challenged
         message.last_trick.add(seat=seat, card=card_str(card))
+    for suits in view.voids:
+        message.voids.add(suits=["CDHS"[suit] for suit in suits])
     for action in view.legal_actions:
         _fill_action(message.legal_actions.add(), action)
     if view.outcome is not None:
