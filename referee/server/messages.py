@@ -288,6 +288,10 @@ def event_message(item: tb.TableEvent, now: float, into: pb.Event | None = None)
     if item.deadline is not None:
         _set_time(message.turn_deadline, item.deadline)
         message.time_left.CopyFrom(duration(item.deadline - now))
+    if item.acted is not None:
+        seat, action = item.acted
+        message.acted.seat = seat
+        message.acted.action.CopyFrom(action_message(action))
     e = item.event
     _FILL[type(e)](message, e)
     if item.deadline is None:

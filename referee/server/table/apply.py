@@ -94,8 +94,8 @@ def _move(
 ) -> None:
     hand = table.hand
     assert hand is not None
-    for event in hand.apply(seat, action, verified=verified):
-        _emit(table, at, event)
+    for index, event in enumerate(hand.apply(seat, action, verified=verified)):
+        _emit(table, at, event, (seat, action) if index == 0 else None)
     if hand.is_over:
         _hand_over(table, at)
         if next_seed is not None:
@@ -168,7 +168,7 @@ def _hand_over(table: Table, at: float) -> None:
     if table.log and isinstance(table.log[-1].event, HandOver):
         last = table.log.pop()
         ended = HandEnded(hand.outcome, table.hand_seeds[-1])
-        table.log.append(TableEvent(last.seq, last.at, last.hand_number, ended, (), None))
+        table.log.append(last._replace(event=ended, to_act=(), deadline=None))
     session = table.session
     assert session is not None
     if session.is_over:
@@ -187,7 +187,9 @@ def _hand_over(table: Table, at: float) -> None:
         )
 
 
-def _emit(table: Table, at: float, event: Event) -> None:
+def _emit(
+    table: Table, at: float, event: Event, acted: tuple[int, Action] | None = None
+) -> None:
     hand = table.hand
     to_act: tuple[int, ...] = ()
     if hand is not None:
@@ -197,7 +199,9 @@ def _emit(table: Table, at: float, event: Event) -> None:
         if table.to_act_key != key:
             table.to_act_key, table.to_act = key, hand.seats_to_act()
         to_act = table.to_act
-    item = TableEvent(table.last_seq + 1, at, len(table.hand_seeds) - 1, event, to_act, None)
+    item = TableEvent(
+        table.last_seq + 1, at, len(table.hand_seeds) - 1, event, to_act, None, acted
+    )
     table.log.append(item)
     deadline = table.deadline()  # the clock this event starts, if the table has one
     if deadline is not None:

@@ -112,6 +112,8 @@ class TableEvent(NamedTuple):
     to_act: tuple[int, ...]
     deadline: float | None
     """Absolute deadline (unix seconds) of the seat the game waits for, if clocked."""
+    acted: tuple[int, Action] | None = None
+    """On the first event an accepted action caused: (seat, action)."""
 
 
 def for_seat(item: TableEvent, seat: int | None) -> TableEvent:
@@ -119,4 +121,4 @@ def for_seat(item: TableEvent, seat: int | None) -> TableEvent:
     shown = item.event.visible_to(seat)
     if shown is item.event:
         return item
-    return TableEvent(item.seq, item.at, item.hand_number, shown, item.to_act, item.deadline)
+    return item._replace(event=shown)
