@@ -15,12 +15,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
+import secrets
 import sys
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import grpc
+from bhabhi.referee.v1 import referee_pb2 as pb
+from tqdm import tqdm
+
 from bhabhi_client import __version__
+from bhabhi_client.arena import ArenaUsageError, Entrant, entrants_of, play_league, schedule
+from bhabhi_client.arena_report import document, standings, terminal_table
 from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
 from bhabhi_client.client import Client, SeatHandle, StreamItem
 from bhabhi_client.errors import RefereeError
@@ -139,6 +147,48 @@ def register(subparsers: Subparsers) -> None:
     demo.add_argument("--quiet", action="store_true", help="only the bots' summaries")
     demo.add_argument("--seed", default=None, help="seed of the bots' choices (any text)")
     demo.set_defaults(func=_demo)
+
+    arena = subparsers.add_parser(
+        "arena",
+        help="a rated league between bots on duplicate deals, through a referee",
+        description="Play --deals deals in every rotation of the entrants over the seats "
+        "(one one-hand table each, dealt from the seed SEED:DEAL, so every entrant holds "
+        "every seat's cards of every deal once), rate the entrants (openskill), and print "
+        "their Bhabhi rates with 95%% intervals. Without --target a referee is started in "
+        "this process. See docs/bots.md.",
+    )
+    arena.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
+    arena.add_argument("--rules", default="bhabho", metavar="ID|FILE", help=RULES_HELP)
+    arena.add_argument(
+        "--entrants",
+        required=True,
+        metavar="S1,S2,...",
+        help="one built-in strategy per seat (repeats allowed: heuristic,random,random)",
+    )
+    arena.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="seats at each table (default: one per entrant, which is all this version plays)",
+    )
+    arena.add_argument("--deals", type=int, default=10, metavar="D", help="deals (default 10)")
+    arena.add_argument(
+        "--seed", default=None, help="the league's seed, any text (default: a random one, printed)"
+    )
+    arena.add_argument(
+        "--parallel", type=int, default=2, metavar="K", help="tables played at once (default 2)"
+    )
+    arena.add_argument(
+        "--turn-time",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="each table's turn clock: a seat whose bot fails or hangs is played by the "
+        "referee's default action after it, and the failure counted (default 5)",
+    )
+    arena.add_argument("--json", default=None, metavar="FILE", help="write the results here")
+    arena.set_defaults(func=_arena)
 
 
 def _seconds(text: str) -> float:
@@ -373,3 +423,128 @@ async def _transcript(client: Client, table_id: str, narrator: Narrator) -> None
     async for item in client.watch(table_id):  # it ends with the session
         for line in narrator.describe(item):
             print(line, flush=True)
+
+
+# --- arena ---------------------------------------------------------------------------------
+
+
+def _arena(args: argparse.Namespace) -> int:
+    try:
+        entrants = _arena_usage(args)
+    except ArenaUsageError as error:
+        print(f"bhabhi: {error}", file=sys.stderr)
+        return 2
+    return _run(_arena_main(args, entrants))
+
+
+def _arena_usage(args: argparse.Namespace) -> list[Entrant]:
+    """The entrants, once the options make sense together (ArenaUsageError if not)."""
+    entrants = entrants_of(args.entrants.split(","))
+    players = len(entrants) if args.players is None else args.players
+    if players != len(entrants):
+        raise ArenaUsageError(
+            f"{len(entrants)} entrants for {players} players: this version seats every "
+            "entrant at every table, so give one entrant per player"
+        )
+    if args.deals < 1:
+        raise ArenaUsageError(f"--deals must be at least 1, not {args.deals}")
+    if args.parallel < 1:
+        raise ArenaUsageError(f"--parallel must be at least 1, not {args.parallel}")
+    if args.turn_time == 0:
+        raise ArenaUsageError(
+            "--turn-time must be more than 0: the clock plays on for a bot that fails"
+        )
+    if args.seed is not None and not args.seed:
+        raise ArenaUsageError("--seed must not be empty")
+    return entrants
+
+
+async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    if args.seed is None:
+        print(f"seed: {seed}", flush=True)
+    players = len(entrants)
+    async with _referee(args.target) as target, Client(target, timeout=30) as client:
+        try:
+            rules_id = await _arena_rules(client, args.rules, args.target, players)
+        except ArenaUsageError as error:
+            print(f"bhabhi: {error}", file=sys.stderr)
+            return 2
+        sittings = schedule(entrants, args.deals, seed)
+        bar = tqdm(
+            total=len(sittings),
+            unit="hand",
+            desc="arena",
+            file=sys.stderr,
+            leave=False,
+            disable=not sys.stderr.isatty(),
+        )
+        with bar:
+            hands = await play_league(
+                client,
+                rules_id,
+                entrants,
+                sittings,
+                seed=seed,
+                parallel=args.parallel,
+                turn_time=args.turn_time,
+                on_hand=lambda _: _advance(bar),
+            )
+    for line in terminal_table(standings(entrants, hands)):
+        print(line)
+    if args.json:
+        result = document(
+            rules=rules_id,
+            players=players,
+            deals=args.deals,
+            seed=seed,
+            entrants=entrants,
+            sittings=sittings,
+            hands=hands,
+        )
+        try:
+            Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        except OSError as error:
+            print(f"bhabhi: cannot write {args.json}: {error.strerror}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def _advance(bar: tqdm[Any]) -> None:
+    bar.update()
+
+
+async def _arena_rules(client: Client, rules: str, target: str | None, players: int) -> str:
+    """The id of the league's ruleset, once the referee is known to answer, to host it, and
+    to allow ``players`` (ArenaUsageError if not: the league would not start)."""
+    try:
+        hosted = {r.id: r for r in await client.list_rulesets()}
+    except RefereeError as error:
+        if error.code is not grpc.StatusCode.UNAVAILABLE:
+            raise
+        raise ArenaUsageError(f"cannot reach the referee at {printable(target or '')}") from None
+    rules_id = await _ruleset_id(client, rules, target)
+    summary = hosted.get(rules_id) or await _summary_of(client, rules_id)
+    if summary is None:
+        known = ", ".join(sorted(hosted))
+        raise ArenaUsageError(f"unknown ruleset {printable(rules_id)!r}: the referee hosts {known}")
+    if summary.teams:
+        raise ArenaUsageError(
+            f"{printable(rules_id)} is played in teams, which the arena does not rate yet"
+        )
+    if not summary.min_players <= players <= summary.max_players:
+        raise ArenaUsageError(
+            f"{printable(rules_id)} is played by {summary.min_players} to "
+            f"{summary.max_players} players, not {players}"
+        )
+    return rules_id
+
+
+async def _summary_of(client: Client, rules_id: str) -> pb.RulesetSummary | None:
+    """A ruleset registered just now (a --rules FILE), or None if the referee has none."""
+    try:
+        return (await client.get_ruleset(rules_id)).ruleset
+    except RefereeError as error:
+        if error.reason == "ruleset_not_found":
+            return None
+        raise
