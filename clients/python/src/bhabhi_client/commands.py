@@ -461,8 +461,6 @@ def _arena_usage(args: argparse.Namespace) -> list[Entrant]:
 
 async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
-    if args.seed is None:
-        print(f"seed: {seed}", flush=True)
     players = len(entrants)
     async with _referee(args.target) as target, Client(target, timeout=30) as client:
         try:
@@ -471,6 +469,12 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
             print(f"bhabhi: {error}", file=sys.stderr)
             return 2
         sittings = schedule(entrants, args.deals, seed)
+        # The seed is published first: with it the league's every deal can be dealt again.
+        print(
+            f"{printable(rules_id)}, {players} players: {args.deals} deal(s) in "
+            f"{players} rotations, {len(sittings)} hands, seed {printable(seed)}",
+            flush=True,
+        )
         bar = tqdm(
             total=len(sittings),
             unit="hand",
