@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import random
+import shlex
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,10 +26,21 @@ from typing import Any
 
 import pytest
 import yaml
-from bhabhi_client.arena import HandRecord, Sitting, entrants_of, schedule
+from bhabhi.referee.v1 import referee_pb2 as pb
+from bhabhi_client.arena import (
+    ArenaUsageError,
+    Entrant,
+    HandRecord,
+    Sitting,
+    entrants_of,
+    play_sitting,
+    schedule,
+)
 from bhabhi_client.arena_report import wilson
+from bhabhi_client.bots import Strategy
 from bhabhi_client.client import Client
 from bhabhi_client.commands import main
+from server_helpers import referee, run_async
 from test_client import BackgroundReferee
 
 DEALS = 4
@@ -202,3 +217,81 @@ def test_bad_input_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("bhabhi: ") and says in err, err
     assert not out.exists()
+
+
+# --- external entrants and failing bots -----------------------------------------------------
+
+PYTHON = shlex.quote(sys.executable)
+
+
+def test_external_entrants_are_named_by_their_program_or_their_label() -> None:
+    entrants = entrants_of(
+        [f"cmd:{PYTHON} -m bhabhi_client bot", "mine=cmd:sleep 1", "cmd:sleep 2", "random"]
+    )
+    assert [e.name for e in entrants] == [Path(sys.executable).name, "mine", "sleep", "random"]
+    assert entrants[1].command == ("sleep", "1") and entrants[1].strategy == "cmd:sleep 1"
+    assert entrants[3].command == ()
+    for bad, says in [
+        ("cmd:", "names no program"),
+        ("cmd:no-such-program-here --x", "no program 'no-such-program-here' found"),
+        ("cmd:sleep 'unclosed", "No closing quotation"),
+        ("", "an empty entrant"),
+    ]:
+        with pytest.raises(ArenaUsageError, match=says):
+            entrants_of([bad])
+
+
+@run_async
+async def test_an_external_entrant_plays_its_seat_with_the_credential_it_is_given() -> None:
+    bot = (
+        f"cmd:{PYTHON} -m bhabhi_client bot --target {{target}} --table {{table}} "
+        "--token {token} --strategy random --name seat-{seat}"
+    )
+    [heuristic, external, rand] = entrants_of(["heuristic", bot, "random"])
+    entrants = {e.name: e for e in (heuristic, external, rand)}
+    sitting = Sitting(0, 0, (heuristic.name, external.name, rand.name), "ext:0")
+    async with referee() as ref, Client(ref.target, timeout=30) as client:
+        # A clock the program's start-up cannot run out (it is no test of speed).
+        hand = await play_sitting(client, "bhabho", sitting, entrants, seed="e", turn_time=60)
+        assert hand.crashes == (False, False, False), hand.notes
+        assert hand.timeouts == (0, 0, 0)
+        assert hand.termination != "ABANDONED" and hand.hand_seed == "ext:0:0"
+        case = yaml.safe_load(await client.export_hand(hand.table_id, 0))
+        assert any(step["seat"] == 1 for step in case["steps"])  # the program played seat 1
+
+
+class Crashing:
+    """A strategy that fails the first time it is asked."""
+
+    def choose(self, view: pb.SeatView, rng: random.Random) -> pb.Action | None:
+        raise RuntimeError("the bot broke")
+
+
+@run_async
+async def test_a_crashed_or_hung_bot_is_played_on_by_the_clock_and_counted(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "hung.pid"
+    hang = f"cmd:sh -c {shlex.quote(f'echo $$ > {pid_file}; exec sleep 600')}"
+    [hung] = entrants_of([hang])
+    crashing: Strategy = Crashing()
+    entrants: dict[str, Entrant | Strategy] = {
+        "heuristic": Entrant("heuristic", "heuristic"),
+        "crashing": crashing,
+        hung.name: hung,
+    }
+    sitting = Sitting(0, 0, ("heuristic", "crashing", hung.name), "fail:0")
+    async with referee() as ref, Client(ref.target, timeout=30) as client:
+        hand = await play_sitting(
+            client, "bhabho", sitting, entrants, seed="f", turn_time=0.1, stop_grace=0.5
+        )
+    assert hand.crashes == (False, True, True)
+    assert hand.notes[1] == "the bot broke"
+    assert hand.notes[2] == "still running after the session was over"
+    # (The heuristic bot may miss so short a clock too on a busy machine: not asserted.)
+    assert hand.timeouts[1] > 0 and hand.timeouts[2] > 0
+    # The hand went on to its end, or the referee closed the table once only the failing
+    # seats were left in it: either way it is a hand of the league.
+    assert hand.termination == "ABANDONED" or hand.hand_seed == "fail:0:0"
+    with pytest.raises(ProcessLookupError):  # the hung program was stopped
+        os.kill(int(pid_file.read_text()), 0)

@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
+import shutil
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from bhabhi.referee.v1 import referee_pb2 as pb
 
-from bhabhi_client.bots import make_strategy, run_bot
-from bhabhi_client.client import Client, event_kind
+from bhabhi_client.bots import Strategy, make_strategy, run_bot
+from bhabhi_client.client import Client, SeatHandle, event_kind
 
 
 class ArenaUsageError(Exception):
@@ -31,31 +34,63 @@ class ArenaUsageError(Exception):
     does not fit the players): one line for the user, exit code 2."""
 
 
+COMMAND = "cmd:"
+"""An external entrant's prefix: ``cmd:PROGRAM ARGS``, or ``NAME=cmd:PROGRAM ARGS``."""
+
+PLACEHOLDERS = ("{target}", "{table}", "{token}", "{seat}")
+"""What an external entrant's words may hold, replaced at each table: the referee's
+address, the table's id, the seat's credential and its number."""
+
+
 @dataclass(frozen=True, slots=True)
 class Entrant:
     name: str
-    """Unique in the league: the strategy's name, ``#2``, ``#3`` … for its repeats."""
+    """Unique in the league: the strategy's (or program's) name, ``#2``, ``#3`` … for its
+    repeats."""
     strategy: str
+    """A built-in strategy's name, or an external entrant's ``cmd:PROGRAM ARGS``."""
+    command: tuple[str, ...] = ()
+    """An external entrant's program and arguments (placeholders not yet replaced)."""
 
 
-def entrants_of(strategies: Sequence[str]) -> list[Entrant]:
+def entrants_of(words: Sequence[str]) -> list[Entrant]:
     """The entrants of ``--entrants``, each a strategy ``make_strategy`` knows (whatever
-    it knows: the arena keeps no list of its own), named uniquely: ``heuristic``,
-    ``heuristic#2``."""
+    it knows: the arena keeps no list of its own) or an external program, named uniquely:
+    ``heuristic``, ``heuristic#2``."""
     seen: Counter[str] = Counter()
     entrants = []
-    for word in strategies:
-        strategy = word.strip()
-        if not strategy:
-            raise ArenaUsageError("an empty entrant name in --entrants")
-        try:
-            make_strategy(strategy)
-        except ValueError as error:
-            raise ArenaUsageError(f"unknown entrant: {error}") from None
-        seen[strategy] += 1
-        count = seen[strategy]
-        entrants.append(Entrant(strategy if count == 1 else f"{strategy}#{count}", strategy))
+    for word in words:
+        base, strategy, command = _entrant(word.strip())
+        seen[base] += 1
+        count = seen[base]
+        entrants.append(Entrant(base if count == 1 else f"{base}#{count}", strategy, command))
     return entrants
+
+
+def _entrant(word: str) -> tuple[str, str, tuple[str, ...]]:
+    """(name, strategy, command) of one entrant of ``--entrants``."""
+    if not word:
+        raise ArenaUsageError("an empty entrant in --entrants")
+    label, sign, rest = word.partition("=")
+    if sign and rest.startswith(COMMAND) and label and COMMAND not in label:
+        word = rest
+    else:
+        label = ""
+    if word.startswith(COMMAND):
+        try:
+            command = tuple(shlex.split(word[len(COMMAND) :]))
+        except ValueError as error:
+            raise ArenaUsageError(f"entrant {word!r}: {error}") from None
+        if not command:
+            raise ArenaUsageError(f"entrant {word!r} names no program")
+        if shutil.which(command[0]) is None:
+            raise ArenaUsageError(f"entrant {word!r}: no program {command[0]!r} found")
+        return label or Path(command[0]).name, word, command
+    try:
+        make_strategy(word)
+    except ValueError as error:
+        raise ArenaUsageError(f"unknown entrant: {error}") from None
+    return word, word, ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +137,15 @@ class HandRecord:
     termination: str
     """How the hand ended (``TERMINATION_LAST_PLAYER`` …)."""
     hand_seed: str
-    """The seed the referee revealed at the hand's end (``deal_seed:0``)."""
+    """The seed the referee revealed at the hand's end (``deal_seed:0``; "" for a hand
+    ``ABANDONED``, whose seed the referee never reveals)."""
     timeouts: tuple[int, ...]
     """Per seat, its turn clocks that ran out (the referee played its default action)."""
     crashes: tuple[bool, ...]
-    """Per seat, whether its bot failed (raised) before the hand was over."""
+    """Per seat, whether its bot failed: raised, exited with an error, or had not stopped
+    a while after the session was over (and was stopped)."""
+    notes: tuple[str, ...] = ()
+    """Per seat, what went wrong with its bot ("" when nothing did)."""
 
     def places(self) -> list[int]:
         """Per seat, its place in the hand (0 the best), as the ratings take it: the order
@@ -140,13 +179,13 @@ async def play_league(
 
     The first failure of the arena itself (a refusal of a table, a referee gone) stops the
     league: the tables in progress are abandoned (their bots stopped)."""
-    strategy_of = {e.name: e.strategy for e in entrants}
+    by_name = {e.name: e for e in entrants}
     gate = asyncio.Semaphore(max(1, parallel))
 
     async def one(sitting: Sitting) -> HandRecord:
         async with gate:
             record = await play_sitting(
-                client, rules_id, sitting, strategy_of, seed=seed, turn_time=turn_time
+                client, rules_id, sitting, by_name, seed=seed, turn_time=turn_time
             )
         if on_hand is not None:
             on_hand(record)
@@ -166,70 +205,177 @@ async def play_sitting(
     client: Client,
     rules_id: str,
     sitting: Sitting,
-    strategy_of: dict[str, str],
+    entrants: Mapping[str, Entrant | Strategy],
     *,
     seed: str,
     turn_time: float,
+    stop_grace: float = 5.0,
 ) -> HandRecord:
-    """Create the sitting's table (one hand, its deal seed, a turn clock), seat a bot of
-    each entrant's strategy, play the hand, and read its result from the table's log.
+    """Create the sitting's table (one hand, its deal seed, a turn clock), take every seat
+    and deal, hand each seat's credential to its entrant's bot, and read the hand's result
+    from the table's log once the session is over.
 
-    A bot that fails is counted against its seat, and the table's clock plays on for it
-    (the referee's default action), so that the hand still ends."""
-    players = len(sitting.seats)
+    The arena takes the seats itself, so that the hand is dealt and ends whatever the bots
+    do: a bot that fails, hangs or never connects is played on by the table's clock (the
+    referee's default action), and its failure is counted against its seat; a bot still
+    running ``stop_grace`` seconds (at least the turn time) after the session is over has
+    hung, and is stopped.  ``entrants`` maps a seat's entrant name to the entrant, or (in
+    tests) to a strategy object."""
     table = await client.create_table(
-        rules_id, players, hands=1, turn_time=turn_time or None, deal_seed=sitting.deal_seed
+        rules_id,
+        len(sitting.seats),
+        hands=1,
+        turn_time=turn_time or None,
+        deal_seed=sitting.deal_seed,
     )
     table_id = table.table_id
-    outcomes = await asyncio.gather(
-        *(
-            run_bot(
+    handles = [
+        await client.join(table_id, name, seat=seat) for seat, name in enumerate(sitting.seats)
+    ]
+    await handles[0].start()
+    bots = [
+        asyncio.ensure_future(
+            _play_seat(
                 client,
-                table_id,
-                name,
-                strategy_of[name],
-                seat=seat,
-                seed=f"{seed}:{sitting.deal}:{sitting.rotation}:{seat}",
+                handle,
+                entrants[handle.name],
+                f"{seed}:{sitting.deal}:{sitting.rotation}:{handle.seat}",
             )
-            for seat, name in enumerate(sitting.seats)
-        ),
-        return_exceptions=True,
+        )
+        for handle in handles
+    ]
+    try:
+        log = await _watch(client, table_id, len(handles))
+        # The bots stop at the session's end; one still playing after a while has hung.
+        _, pending = await asyncio.wait(bots, timeout=max(turn_time, stop_grace))
+        notes = [_note(bot, bot in pending) for bot in bots]
+    finally:
+        for bot in bots:
+            bot.cancel()
+        await asyncio.gather(*bots, return_exceptions=True)
+    if log.over is None:  # abandoned: those still in tie, and nobody is the Bhabhi
+        bhabhi, out_order, termination, hand_seed = None, tuple(log.out), ABANDONED, ""
+    else:
+        result = log.over.result
+        bhabhi = result.bhabhi if result.HasField("bhabhi") else None
+        out_order = tuple(result.out_order)
+        termination = pb.Termination.Name(result.termination)
+        hand_seed = log.over.seed
+    return HandRecord(
+        sitting=sitting,
+        table_id=table_id,
+        bhabhi=bhabhi,
+        out_order=out_order,
+        termination=termination,
+        hand_seed=hand_seed,
+        timeouts=tuple(log.timeouts),
+        crashes=tuple(bool(note) for note in notes),
+        notes=tuple(notes),
     )
-    for outcome in outcomes:
-        if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):
-            raise outcome  # a cancellation or an interrupt is the arena's, not a bot's
-    crashes = tuple(isinstance(outcome, Exception) for outcome in outcomes)
-    return await _record(client, sitting, table_id, crashes)
 
 
-async def _record(
-    client: Client, sitting: Sitting, table_id: str, crashes: tuple[bool, ...]
-) -> HandRecord:
-    """The hand's result from the table's event log (the stream ends with the session)."""
-    timeouts = [0] * len(sitting.seats)
+def _note(bot: asyncio.Future[None], hung: bool) -> str:
+    """What went wrong with a seat's bot ("" when nothing did)."""
+    if hung:
+        return "still running after the session was over"
+    if bot.cancelled():
+        return "stopped"
+    error = bot.exception()
+    if error is None:
+        return ""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+async def _play_seat(
+    client: Client, handle: SeatHandle, entrant: Entrant | Strategy, seed: str
+) -> None:
+    """Play one seat with its entrant's bot: a built-in strategy through ``run_bot``, or
+    the entrant's program, given the seat's credential."""
+    if not isinstance(entrant, Entrant):
+        strategy: str | Strategy = entrant
+    elif entrant.command:
+        await _run_program(client.target, handle, entrant.command)
+        return
+    else:
+        strategy = entrant.strategy
+    await run_bot(
+        client,
+        handle.table_id,
+        handle.name,
+        strategy,
+        token=handle.token,
+        seed=seed,
+        auto_start=False,
+    )
+
+
+async def _run_program(target: str, handle: SeatHandle, command: Sequence[str]) -> None:
+    """Run an external entrant for one seat until it exits; an error if it fails (the
+    last line it wrote on standard error says why)."""
+    values = {
+        "{target}": target,
+        "{table}": handle.table_id,
+        "{token}": handle.token,
+        "{seat}": str(handle.seat),
+    }
+    argv = []
+    for word in command:
+        for placeholder, value in values.items():
+            word = word.replace(placeholder, value)
+        argv.append(word)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+    except OSError as error:
+        raise ArenaBotError(f"cannot start {argv[0]}: {error.strerror}") from None
+    try:
+        _, err = await process.communicate()
+    except asyncio.CancelledError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+        raise
+    if process.returncode:
+        lines = err.decode("utf-8", "replace").strip().splitlines()
+        why = f": {lines[-1][:200]}" if lines else ""
+        raise ArenaBotError(f"exited with {process.returncode}{why}")
+
+
+class ArenaBotError(Exception):
+    """An external entrant's program failed at a seat."""
+
+
+ABANDONED = "ABANDONED"
+"""The termination of a hand whose table the referee closed before its end: every seat
+still in let its clock run out, round after round (``TableClosed``, ``abandoned``)."""
+
+
+@dataclass(slots=True)
+class _Log:
+    """What the arena reads from a table's log."""
+
+    timeouts: list[int]
+    out: list[int]
+    """Seats in the order they went out (``PlayerOut``), for a hand that never ended."""
     over: pb.HandOver | None = None
+
+
+async def _watch(client: Client, table_id: str, seats: int) -> _Log:
+    """The table's turn clocks run out per seat, and how its hand ended, from its event
+    log (the stream ends with the session, or when the table is closed)."""
+    log = _Log([0] * seats, [])
     async for item in client.watch(table_id):
         if isinstance(item, pb.Snapshot):
             continue
         kind = event_kind(item)
         if kind == "turn_timed_out":
-            timeouts[item.turn_timed_out.seat] += 1
+            log.timeouts[item.turn_timed_out.seat] += 1
+        elif kind == "player_out":
+            log.out.append(item.player_out.seat)
         elif kind == "hand_over":
-            over = item.hand_over
-    if over is None:
-        raise ArenaError(f"table {table_id} ended without a hand played to its end")
-    result = over.result
-    return HandRecord(
-        sitting=sitting,
-        table_id=table_id,
-        bhabhi=result.bhabhi if result.HasField("bhabhi") else None,
-        out_order=tuple(result.out_order),
-        termination=pb.Termination.Name(result.termination),
-        hand_seed=over.seed,
-        timeouts=tuple(timeouts),
-        crashes=crashes,
-    )
-
-
-class ArenaError(Exception):
-    """The league could not go on (a table that never finished its hand)."""
+            log.over = item.hand_over
+    return log

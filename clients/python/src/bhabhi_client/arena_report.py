@@ -168,7 +168,11 @@ def hand_entry(hand: HandRecord) -> dict[str, Any]:
         "seed": hand.sitting.deal_seed,
         "hand_seed": hand.hand_seed,
         "timeouts": list(hand.timeouts),
-        "crashes": [seats[s] for s, crashed in enumerate(hand.crashes) if crashed],
+        "crashes": [
+            {"seat": s, "entrant": seats[s], "why": hand.notes[s] if hand.notes else ""}
+            for s, crashed in enumerate(hand.crashes)
+            if crashed
+        ],
     }
 
 
