@@ -27,6 +27,7 @@ from bhabhi.referee.v1 import referee_pb2 as pb
 
 from bhabhi_client.bots import Strategy, make_strategy, run_bot
 from bhabhi_client.client import Client, SeatHandle, event_kind
+from bhabhi_client.errors import RefereeError
 
 
 class ArenaUsageError(Exception):
@@ -221,14 +222,7 @@ async def play_sitting(
     running ``stop_grace`` seconds (at least the turn time) after the session is over has
     hung, and is stopped.  ``entrants`` maps a seat's entrant name to the entrant, or (in
     tests) to a strategy object."""
-    table = await client.create_table(
-        rules_id,
-        len(sitting.seats),
-        hands=1,
-        turn_time=turn_time or None,
-        deal_seed=sitting.deal_seed,
-    )
-    table_id = table.table_id
+    table_id = await _create_table(client, rules_id, sitting, turn_time)
     handles = [
         await client.join(table_id, name, seat=seat) for seat, name in enumerate(sitting.seats)
     ]
@@ -272,6 +266,27 @@ async def play_sitting(
         crashes=tuple(bool(note) for note in notes),
         notes=tuple(notes),
     )
+
+
+async def _create_table(client: Client, rules_id: str, sitting: Sitting, turn_time: float) -> str:
+    """The sitting's table; when the referee limits the tables a client creates a minute
+    (``create_rate_limited``), created once it says it may be, so that a league longer than the
+    limit is played at the limit's pace instead of stopping."""
+    while True:
+        try:
+            table = await client.create_table(
+                rules_id,
+                len(sitting.seats),
+                hands=1,
+                turn_time=turn_time or None,
+                deal_seed=sitting.deal_seed,
+            )
+        except RefereeError as error:
+            if error.reason != "create_rate_limited":
+                raise
+            await asyncio.sleep(error.retry_after or 1.0)
+            continue
+        return table.table_id
 
 
 def _note(bot: asyncio.Future[None], hung: bool) -> str:

@@ -154,7 +154,7 @@ def register(subparsers: Subparsers) -> None:
         description="Play --deals deals in every rotation of the entrants over the seats "
         "(one one-hand table each, dealt from the seed SEED:DEAL, so every entrant holds "
         "every seat's cards of every deal once), rate the entrants (openskill), and print "
-        "their Bhabhi rates with 95%% intervals. Without --target a referee is started in "
+        "their Bhabhi rates with 95% intervals. Without --target a referee is started in "
         "this process. See docs/bots.md.",
     )
     arena.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
@@ -163,7 +163,9 @@ def register(subparsers: Subparsers) -> None:
         "--entrants",
         required=True,
         metavar="S1,S2,...",
-        help="one built-in strategy per seat (repeats allowed: heuristic,random,random)",
+        help="one entrant per seat: a built-in strategy (repeats allowed: "
+        "heuristic,random,random) or a program, cmd:PROGRAM ARGS or NAME=cmd:PROGRAM ARGS, "
+        "whose words may hold {target}, {table}, {token} and {seat} (no commas)",
     )
     arena.add_argument(
         "--players",
