@@ -17,10 +17,12 @@ import asyncio
 import json
 import os
 import random
+import re
 import shlex
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +50,22 @@ SEED = "arena"
 ENTRANTS = "heuristic,random,random"
 
 
+@dataclass(frozen=True)
+class League:
+    target: str
+    """The referee's address."""
+    doc: dict[str, Any]
+    """The ``--json`` document."""
+    page: str
+    """The ``--html`` page."""
+
+
 @pytest.fixture(scope="module")
-def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The referee's address and the league's JSON document."""
+def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
+    """The league, played by the command."""
     referee = BackgroundReferee()
-    out = tmp_path_factory.mktemp("arena") / "league.json"
+    folder = tmp_path_factory.mktemp("arena")
+    out = folder / "league.json"
     try:
         code = main(
             [
@@ -71,10 +84,13 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
                 SEED,
                 "--json",
                 str(out),
+                "--html",
+                str(folder / "league.html"),
             ]
         )
         assert code == 0
-        yield referee.target, json.loads(out.read_text(encoding="utf-8"))
+        page = (folder / "league.html").read_text(encoding="utf-8")
+        yield League(referee.target, json.loads(out.read_text(encoding="utf-8")), page)
     finally:
         referee.close()
 
@@ -119,11 +135,25 @@ def test_wilson_s_interval_has_its_textbook_values() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
-def test_the_league_plays_each_deal_once_in_each_rotation(league: tuple[str, Any]) -> None:
-    _, doc = league
+def test_the_league_plays_each_deal_once_in_each_rotation(league: League) -> None:
+    doc = league.doc
     assert (doc["rules"], doc["players"], doc["deals"], doc["seed"]) == ("bhabho", 3, DEALS, SEED)
     assert doc["rotations"] == 3
+    assert list(doc) == [
+        "rules",
+        "players",
+        "deals",
+        "seed",
+        "rotations",
+        "rating_model",
+        "entrants",
+        "crosstable",
+        "hands",
+    ]
     hands = doc["hands"]
+    for hand in hands:
+        assert set(hand) >= {"deal", "rotation", "table_id", "seats", "bhabhi", "out_order"}
+        assert set(hand) >= {"seed", "hand_seed", "timeouts", "crashes", "termination"}
     assert [(h["deal"], h["rotation"]) for h in hands] == [
         (d, r) for d in range(DEALS) for r in range(3)
     ]
@@ -135,8 +165,8 @@ def test_the_league_plays_each_deal_once_in_each_rotation(league: tuple[str, Any
         assert hand["bhabhi"] is None or hand["bhabhi"] not in hand["out_order"]
 
 
-def test_the_rotations_of_a_deal_are_dealt_the_same_hands(league: tuple[str, Any]) -> None:
-    target, doc = league
+def test_the_rotations_of_a_deal_are_dealt_the_same_hands(league: League) -> None:
+    target, doc = league.target, league.doc
 
     async def exported() -> list[dict[str, Any]]:
         async with Client(target, timeout=30) as client:
@@ -159,8 +189,8 @@ def test_the_rotations_of_a_deal_are_dealt_the_same_hands(league: tuple[str, Any
     assert len({str(c["deal"]) for c in cases}) == DEALS
 
 
-def test_each_entrant_s_figures_are_those_of_its_hands(league: tuple[str, Any]) -> None:
-    _, doc = league
+def test_each_entrant_s_figures_are_those_of_its_hands(league: League) -> None:
+    doc = league.doc
     bhabhis = Counter(h["bhabhi"] for h in doc["hands"] if h["bhabhi"] is not None)
     names = [e["name"] for e in doc["entrants"]]
     assert names == ["heuristic", "random", "random#2"]
@@ -189,10 +219,25 @@ def test_each_entrant_s_figures_are_those_of_its_hands(league: tuple[str, Any]) 
             )
 
 
-def test_the_heuristic_bot_is_rated_above_random_play(league: tuple[str, Any]) -> None:
-    _, doc = league
+def test_the_heuristic_bot_is_rated_above_random_play(league: League) -> None:
+    doc = league.doc
     rating = {e["name"]: e["rating"] for e in doc["entrants"]}
     assert rating["heuristic"] > max(rating["random"], rating["random#2"])
+
+
+def test_the_html_page_plots_every_entrant_and_fetches_nothing(league: League) -> None:
+    doc, page = league.doc, league.page
+    assert page.count("<svg") == 2
+    lines = re.findall(r'<polyline [^>]*points="([^"]*)"><title>([^<]*)</title>', page)
+    assert sorted(name for _, name in lines) == ["heuristic", "random", "random#2"]
+    for points, _ in lines:  # before the first hand, then after each of the twelve
+        assert len(points.split()) == len(doc["hands"]) + 1
+    dots = re.findall(r"<circle [^>]*><title>([^:<]*): ", page)
+    assert sorted(dots) == ["heuristic", "random", "random#2"]
+    for hand in doc["hands"]:  # every hand can be found at the referee and checked
+        assert hand["table_id"] in page and hand["hand_seed"] in page
+    assert "<script" not in page and "<link" not in page and " src=" not in page
+    assert "https://" not in page and page.count("http://") == 2  # the SVG namespace
 
 
 @pytest.mark.parametrize(

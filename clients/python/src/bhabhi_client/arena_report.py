@@ -55,18 +55,27 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def ratings(entrants: Sequence[Entrant], hands: Sequence[HandRecord]) -> dict[str, Rating]:
-    """Every entrant's rating after the hands, rated one by one in the order given."""
+def rating_history(
+    entrants: Sequence[Entrant], hands: Sequence[HandRecord]
+) -> list[dict[str, Rating]]:
+    """Every entrant's rating before the first hand and after each hand, the hands rated
+    one by one in the order given."""
     model = PlackettLuce()
     current = {e.name: model.rating(name=e.name) for e in entrants}
+    history = [{name: Rating(r.mu, r.sigma) for name, r in current.items()}]
     for hand in hands:
         seats = hand.sitting.seats
-        rated = model.rate(
-            [[current[name]] for name in seats], ranks=[float(p) for p in hand.places()]
-        )
+        places = [float(p) for p in hand.places()]
+        rated = model.rate([[current[name]] for name in seats], ranks=places)
         for name, team in zip(seats, rated, strict=True):
             current[name] = team[0]
-    return {name: Rating(r.mu, r.sigma) for name, r in current.items()}
+        history.append({name: Rating(r.mu, r.sigma) for name, r in current.items()})
+    return history
+
+
+def ratings(entrants: Sequence[Entrant], hands: Sequence[HandRecord]) -> dict[str, Rating]:
+    """Every entrant's rating after the hands."""
+    return rating_history(entrants, hands)[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,9 +26,9 @@ import grpc
 from bhabhi.referee.v1 import referee_pb2 as pb
 from tqdm import tqdm
 
-from bhabhi_client import __version__
+from bhabhi_client import __version__, arena_html
 from bhabhi_client.arena import ArenaUsageError, Entrant, entrants_of, play_league, schedule
-from bhabhi_client.arena_report import document, standings, terminal_table
+from bhabhi_client.arena_report import document, rating_history, standings, terminal_table
 from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
 from bhabhi_client.client import Client, SeatHandle, StreamItem
 from bhabhi_client.errors import RefereeError
@@ -190,6 +190,12 @@ def register(subparsers: Subparsers) -> None:
         "referee's default action after it, and the failure counted (default 5)",
     )
     arena.add_argument("--json", default=None, metavar="FILE", help="write the results here")
+    arena.add_argument(
+        "--html",
+        default=None,
+        metavar="FILE",
+        help="write a self-contained page: the tables, rating over the hands, Bhabhi rates",
+    )
     arena.set_defaults(func=_arena)
 
 
@@ -498,20 +504,25 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
             )
     for line in terminal_table(standings(entrants, hands)):
         print(line)
+    result = document(
+        rules=rules_id,
+        players=players,
+        deals=args.deals,
+        seed=seed,
+        entrants=entrants,
+        sittings=sittings,
+        hands=hands,
+    )
+    written = []
     if args.json:
-        result = document(
-            rules=rules_id,
-            players=players,
-            deals=args.deals,
-            seed=seed,
-            entrants=entrants,
-            sittings=sittings,
-            hands=hands,
-        )
+        written.append((args.json, json.dumps(result, indent=2) + "\n"))
+    if args.html:
+        written.append((args.html, arena_html.page(result, rating_history(entrants, hands))))
+    for name, text in written:
         try:
-            Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+            Path(name).write_text(text, encoding="utf-8")
         except OSError as error:
-            print(f"bhabhi: cannot write {args.json}: {error.strerror}", file=sys.stderr)
+            print(f"bhabhi: cannot write {name}: {error.strerror}", file=sys.stderr)
             return 1
     return 0
 
