@@ -8,7 +8,9 @@ intervals as the hands say, the JSON contract's keys, and the heuristic bot rate
 random play (four deals suffice for the seed ``arena``: measured over repeated runs, the
 heuristic bot was never the Bhabhi and was rated at least 8 points above either random
 entrant).  The schedule, the places a hand gives and the intervals are checked on their own;
-bad input is one line and exit code 2.
+bad input is one line and exit code 2.  External entrants play a seat with the credential
+they are given; a bot that crashes or hangs is played on by the clock and counted; a league
+killed in the middle continues from its journal and the referee's records.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import os
 import random
 import re
 import shlex
+import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +37,7 @@ from bhabhi_client.arena import (
     ArenaUsageError,
     Entrant,
     HandRecord,
+    Journal,
     Sitting,
     entrants_of,
     play_sitting,
@@ -252,6 +257,10 @@ def test_the_html_page_plots_every_entrant_and_fetches_nothing(league: League) -
             "cannot reach the referee at 127.0.0.1:1",
         ),
         (["--entrants", "random,random,random", "--rules", "nope"], "unknown ruleset 'nope'"),
+        (
+            ["--entrants", "random,random,random", "--journal", "j.jsonl"],
+            "--journal needs --target",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -340,3 +349,76 @@ async def test_a_crashed_or_hung_bot_is_played_on_by_the_clock_and_counted(
     assert hand.termination == "ABANDONED" or hand.hand_seed == "fail:0:0"
     with pytest.raises(ProcessLookupError):  # the hung program was stopped
         os.kill(int(pid_file.read_text()), 0)
+
+
+# --- an interrupted league -------------------------------------------------------------------
+
+
+def test_a_killed_league_continues_from_the_referee_s_records(tmp_path: Path) -> None:
+    referee = BackgroundReferee()
+    journal = tmp_path / "league.jsonl"
+    league = [
+        "arena",
+        "--target",
+        referee.target,
+        "--entrants",
+        ENTRANTS,
+        "--deals",
+        "8",
+        "--seed",
+        "resumed",
+        "--parallel",
+        "1",
+        "--journal",
+        str(journal),
+    ]
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bhabhi_client", *league],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        lines: list[str] = []
+        while len(lines) < 5 and process.poll() is None:  # the header and four hands
+            time.sleep(0.01)
+            lines = journal.read_text().splitlines() if journal.exists() else []
+        process.kill()
+        process.wait()
+        before = journal.read_text().splitlines()
+        assert 5 <= len(before) < 1 + 24, "the league was not interrupted"
+        out = tmp_path / "league.json"
+        assert main([*league, "--json", str(out)]) == 0
+        doc = json.loads(out.read_text())
+        after = journal.read_text().splitlines()
+    finally:
+        referee.close()
+    assert len(after) == 1 + 24 and after[: len(before) - 1] == before[:-1]
+    assert [(h["deal"], h["rotation"]) for h in doc["hands"]] == [
+        (d, r) for d in range(8) for r in range(3)
+    ]
+    table_of = {(h["deal"], h["rotation"]): h["table_id"] for h in doc["hands"]}
+    for line in before[1:-1]:  # (the last may have been cut short by the kill)
+        entry = json.loads(line)
+        assert table_of[(entry["deal"], entry["rotation"])] == entry["table_id"]
+    assert all(e["hands"] == 24 for e in doc["entrants"])
+
+
+def test_a_journal_is_checked_before_a_league_goes_on(tmp_path: Path) -> None:
+    league = {"rules": "bhabho", "players": 3, "entrants": ["random"] * 3}
+    path = tmp_path / "j.jsonl"
+    new = Journal.open(path, league, seed_if_new="s1")
+    assert new.league["seed"] == "s1" and new.done == {}
+    entry = {"deal": 0, "rotation": 1, "table_id": "t", "notes": ["", "", ""]}
+    path.write_text(path.read_text() + json.dumps(entry) + "\n" + '{"deal": 1, "rot')
+    again = Journal.open(path, league, seed_if_new="s2")  # a line cut short is let go
+    assert again.league["seed"] == "s1" and list(again.done) == [(0, 1)]
+    with pytest.raises(ArenaUsageError, match=r"another league \(not the same seed\)"):
+        Journal.open(path, {**league, "seed": "s3"}, seed_if_new="s3")
+    with pytest.raises(ArenaUsageError, match=r"another league \(not the same entrants\)"):
+        Journal.open(path, {**league, "entrants": ["heuristic"] * 3}, seed_if_new="x")
+    path.write_text(path.read_text() + "\n" + json.dumps(entry) + "\n")
+    with pytest.raises(ArenaUsageError, match=r"j.jsonl:3: not a line of an arena journal"):
+        Journal.open(path, league, seed_if_new="x")
+    (tmp_path / "other.txt").write_text("hello\n")
+    with pytest.raises(ArenaUsageError, match="is not an arena journal"):
+        Journal.open(tmp_path / "other.txt", league, seed_if_new="x")

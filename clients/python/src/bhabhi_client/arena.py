@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import shlex
 import shutil
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bhabhi.referee.v1 import referee_pb2 as pb
 
@@ -175,9 +178,12 @@ async def play_league(
     parallel: int = 2,
     turn_time: float = 5.0,
     on_hand: OnHand | None = None,
+    journal: Journal | None = None,
 ) -> list[HandRecord]:
     """Play every sitting, ``parallel`` tables at a time; the hands in schedule order.
 
+    With a ``journal``, a sitting it records as played is read back from the referee's
+    records instead of played again, and each hand played is recorded in it as it ends.
     The first failure of the arena itself (a refusal of a table, a referee gone) stops the
     league: the tables in progress are abandoned (their bots stopped)."""
     by_name = {e.name: e for e in entrants}
@@ -185,9 +191,13 @@ async def play_league(
 
     async def one(sitting: Sitting) -> HandRecord:
         async with gate:
-            record = await play_sitting(
-                client, rules_id, sitting, by_name, seed=seed, turn_time=turn_time
-            )
+            record = None if journal is None else await journal.replay(client, sitting)
+            if record is None:
+                record = await play_sitting(
+                    client, rules_id, sitting, by_name, seed=seed, turn_time=turn_time
+                )
+                if journal is not None:
+                    journal.played(record)
         if on_hand is not None:
             on_hand(record)
         return record
@@ -247,6 +257,11 @@ async def play_sitting(
         for bot in bots:
             bot.cancel()
         await asyncio.gather(*bots, return_exceptions=True)
+    return _hand_record(sitting, table_id, log, notes)
+
+
+def _hand_record(sitting: Sitting, table_id: str, log: _Log, notes: Sequence[str]) -> HandRecord:
+    """A hand from its table's log and what went wrong with each seat's bot."""
     if log.over is None:  # abandoned: those still in tie, and nobody is the Bhabhi
         bhabhi, out_order, termination, hand_seed = None, tuple(log.out), ABANDONED, ""
     else:
@@ -394,3 +409,87 @@ async def _watch(client: Client, table_id: str, seats: int) -> _Log:
         elif kind == "hand_over":
             log.over = item.hand_over
     return log
+
+
+class Journal:
+    """The hands of a league played so far, in a file (JSON lines), so that an interrupted
+    league continues where it stopped.
+
+    The first line says which league it is (ruleset, players, seed, entrants); each further
+    line names one finished hand's (deal, rotation), its table, and its bots' failures,
+    written as the hand ends.  The results themselves are read back from the referee's
+    records of those tables (their event logs), as for a hand just played; a sitting the
+    journal does not name (interrupted in the middle, or never reached) is played again
+    from its deal seed at a new table, which deals it exactly the same cards.  The file
+    holds no credential."""
+
+    def __init__(self, path: Path, league: dict[str, Any], done: dict[tuple[int, int], Any]):
+        self.path = path
+        self.league = league
+        self.done = done
+        """Per (deal, rotation), the journal's line of its finished hand."""
+
+    @classmethod
+    def open(cls, path: Path, league: dict[str, Any], *, seed_if_new: str) -> Journal:
+        """The journal at ``path``: a new one if there is none, whose first line is
+        ``league`` (with ``seed_if_new`` as its seed if ``league`` names none); else the
+        one there, refused (ArenaUsageError) if it is another league's or no journal.  Its
+        ``league["seed"]`` is the league's seed."""
+        if not path.exists():
+            league = {**league, "seed": league.get("seed") or seed_if_new}
+            try:
+                path.write_text(json.dumps({"league": league}) + "\n", encoding="utf-8")
+            except OSError as error:
+                raise ArenaUsageError(f"cannot write {path}: {error.strerror}") from None
+            return cls(path, league, {})
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            header = json.loads(lines[0])["league"] if lines else None
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ArenaUsageError(f"{path} is not an arena journal ({error})") from None
+        if not isinstance(header, dict):
+            raise ArenaUsageError(f"{path} is not an arena journal")
+        differs = [k for k in league if header.get(k) != league[k]]
+        if differs:
+            raise ArenaUsageError(
+                f"{path} is the journal of another league (not the same {', '.join(differs)})"
+            )
+        done: dict[tuple[int, int], Any] = {}
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                entry = json.loads(line)
+                done[(int(entry["deal"]), int(entry["rotation"]))] = entry
+            except (ValueError, KeyError, TypeError):
+                if number == len(lines):
+                    break  # a last line cut short by a kill: that hand is played again
+                raise ArenaUsageError(f"{path}:{number}: not a line of an arena journal") from None
+        return cls(path, header, done)
+
+    async def replay(self, client: Client, sitting: Sitting) -> HandRecord | None:
+        """The hand of ``sitting`` from the referee's records, if the journal says it was
+        played (None: play it); one the referee no longer knows is played again."""
+        entry = self.done.get((sitting.deal, sitting.rotation))
+        if entry is None:
+            return None
+        table_id = str(entry["table_id"])
+        try:
+            log = await _watch(client, table_id, len(sitting.seats))
+        except RefereeError as error:
+            if error.reason != "table_not_found":
+                raise
+            return None
+        notes = [str(n) for n in entry.get("notes") or [""] * len(sitting.seats)]
+        return _hand_record(sitting, table_id, log, notes)
+
+    def played(self, record: HandRecord) -> None:
+        """Record a finished hand (one whole line, flushed to the disk before it counts)."""
+        entry = {
+            "deal": record.sitting.deal,
+            "rotation": record.sitting.rotation,
+            "table_id": record.table_id,
+            "notes": list(record.notes),
+        }
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write(json.dumps(entry) + "\n")
+            file.flush()
+            os.fsync(file.fileno())

@@ -27,7 +27,14 @@ from bhabhi.referee.v1 import referee_pb2 as pb
 from tqdm import tqdm
 
 from bhabhi_client import __version__, arena_html
-from bhabhi_client.arena import ArenaUsageError, Entrant, entrants_of, play_league, schedule
+from bhabhi_client.arena import (
+    ArenaUsageError,
+    Entrant,
+    Journal,
+    entrants_of,
+    play_league,
+    schedule,
+)
 from bhabhi_client.arena_report import document, rating_history, standings, terminal_table
 from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
 from bhabhi_client.client import Client, SeatHandle, StreamItem
@@ -188,6 +195,13 @@ def register(subparsers: Subparsers) -> None:
         metavar="SECONDS",
         help="each table's turn clock: a seat whose bot fails or hangs is played by the "
         "referee's default action after it, and the failure counted (default 5)",
+    )
+    arena.add_argument(
+        "--journal",
+        default=None,
+        metavar="FILE",
+        help="with --target: record the hands played in FILE; run again with it to continue "
+        "an interrupted league (its seed is the journal's)",
     )
     arena.add_argument("--json", default=None, metavar="FILE", help="write the results here")
     arena.add_argument(
@@ -464,15 +478,31 @@ def _arena_usage(args: argparse.Namespace) -> list[Entrant]:
         )
     if args.seed is not None and not args.seed:
         raise ArenaUsageError("--seed must not be empty")
+    if args.journal and not args.target:
+        raise ArenaUsageError(
+            "--journal needs --target: a league continues from the records of a referee "
+            "that outlives the arena, and the arena's own referee does not"
+        )
     return entrants
 
 
 async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     players = len(entrants)
+    journal = None
     async with _referee(args.target) as target, Client(target, timeout=30) as client:
         try:
             rules_id = await _arena_rules(client, args.rules, args.target, players)
+            if args.journal:
+                league = {
+                    "rules": rules_id,
+                    "players": players,
+                    "entrants": [e.strategy for e in entrants],
+                }
+                if args.seed is not None:
+                    league["seed"] = args.seed
+                journal = Journal.open(Path(args.journal), league, seed_if_new=seed)
+                seed = journal.league["seed"]
         except ArenaUsageError as error:
             print(f"bhabhi: {error}", file=sys.stderr)
             return 2
@@ -501,6 +531,7 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
                 parallel=args.parallel,
                 turn_time=args.turn_time,
                 on_hand=lambda _: _advance(bar),
+                journal=journal,
             )
     for line in terminal_table(standings(entrants, hands)):
         print(line)
