@@ -316,13 +316,16 @@ def _summary(result: BotResult) -> str:
 
 
 @contextlib.asynccontextmanager
-async def _referee(target: str | None) -> AsyncIterator[str]:
-    """The given referee, or one started in this process for as long as the command runs."""
+async def _referee(target: str | None, *, many_tables: bool = False) -> AsyncIterator[str]:
+    """The given referee, or one started in this process for as long as the command runs;
+    ``many_tables``: one that lets its one client create tables as fast as it likes (an
+    arena creates one a hand, and the referee serves nobody else)."""
     if target:
         yield target
         return
     try:
         from referee.server.app import create_server
+        from referee.server.limits import Limits
         from referee.server.store.memory import MemoryStore
     except ImportError as error:
         raise NoRefereeError(
@@ -330,7 +333,10 @@ async def _referee(target: str | None) -> AsyncIterator[str]:
             "`bhabhi serve` and pass --target HOST:PORT"
         ) from error
     # It serves this program alone, so it may take the house variant of --rules FILE.
-    server, port = await create_server("127.0.0.1:0", store=MemoryStore(), allow_register=True)
+    limits = Limits(tables_per_minute=0) if many_tables else None
+    server, port = await create_server(
+        "127.0.0.1:0", store=MemoryStore(), allow_register=True, limits=limits
+    )
     try:
         yield f"127.0.0.1:{port}"
     finally:
@@ -490,7 +496,10 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     players = len(entrants)
     journal = None
-    async with _referee(args.target) as target, Client(target, timeout=30) as client:
+    async with (
+        _referee(args.target, many_tables=True) as target,
+        Client(target, timeout=30) as client,
+    ):
         try:
             rules_id = await _arena_rules(client, args.rules, args.target, players)
             if args.journal:
