@@ -58,5 +58,7 @@ setup(
         protobuf_requirement(),
         "googleapis-common-protos>=1.60",
         "pyyaml>=6.0",
+        "openskill>=6.2",  # the ratings of bhabhi arena (bhabhi_client/arena.py)
+        "tqdm>=4.66",  # bhabhi arena's progress bar on a terminal
     ]
 )

@@ -197,6 +197,7 @@ def table_message(referee: tb.Referee, table: tb.Table) -> pb.Table:
         last_seq=table.last_seq,
         test_deal=table.test_deal is not None,
         created_at=timestamp(table.created_at),
+        seeded=bool(table.deal_seed),
     )
 
 

@@ -274,6 +274,7 @@ class TableService(_Servicer, rpc.TableServiceServicer):
                 for hand in request.test_hands
             ]
             or None,
+            deal_seed=request.deal_seed,
             client=self.peer(context),
             token=_token(context),
         )

@@ -9,7 +9,7 @@ cannot fail, so the stored log and the state never disagree.
 from __future__ import annotations
 
 from referee.engine import Action, Session
-from referee.engine.shuffle import seed_commitment
+from referee.engine.shuffle import hand_seed, seed_commitment
 from referee.engine.types import Event, HandOver, HandStarted
 from referee.server.table.commands import (
     Close,
@@ -103,13 +103,24 @@ def _move(
 
 
 def next_deal(table: Table, seed: str) -> Deal:
-    """The next deal: a test table's explicit hands first, then from ``seed``."""
+    """The next deal: a test table's explicit hands first, then from ``seed``, the fresh
+    secret seed the command carries, or at a seeded table from its own deal seed."""
     number = len(table.hand_seeds)
     if number == 0 and table.test_deal is not None:
         return Deal(test=0)
     if 0 < number <= len(table.test_hands):
         return Deal(test=number)
+    if table.deal_seed:
+        return Deal(seed=seeded_hand_seed(table.deal_seed, number))
     return Deal(seed=seed)
+
+
+def seeded_hand_seed(deal_seed: str, number: int) -> str:
+    """The seed of hand ``number`` of a seeded table: the engine's own derivation of a
+    session's hand seeds (``deal_seed:number``), so that the same deal seed deals the same
+    hands at every table and in ``bhabhi simulate``, and the text revealed at the hand's
+    end hashes to the commitment published at its deal as any referee seed does."""
+    return hand_seed(deal_seed, number).decode("utf-8")
 
 
 def deal_due(table: Table) -> bool:

@@ -33,7 +33,7 @@ from referee.server.errors import Refusal
 from referee.server.limits import Limits
 from referee.server.store import ConflictError, RulesetRecord, Store, TableRecord
 from referee.server.table import access, names
-from referee.server.table.analysis import Analyst
+from referee.server.table.analysis import MAX_SEED, Analyst
 from referee.server.table.apply import deal_due, next_deal
 from referee.server.table.clocks import TurnClocks
 from referee.server.table.commands import Close, Join, Leave, Move, Resume, Start
@@ -257,12 +257,15 @@ class Referee:
         test_draws: list[str] | None = None,
         test_dealer: int | None = None,
         test_hands: list[tuple[list[list[str]], list[str]]] | None = None,
+        deal_seed: str = "",
         client: str = "",
         token: str | None = None,
     ) -> Table:
         """A new open table; the limit on creating tables counts against ``client`` (the
         caller's address) and, when the call carries one, the seat credential ``token`` (a
-        bot that moves between addresses keeps its credential)."""
+        bot that moves between addresses keeps its credential).  ``deal_seed``: the
+        session's hands are dealt from it (duplicate deals at several tables); no test mode
+        is needed, since the table says publicly that it is seeded."""
         rules = (await self.ruleset(ruleset_id)).rules
         limits = self.limits
         most = limits.max_tables
@@ -297,6 +300,11 @@ class Referee:
                 Reason.BAD_TABLE_SETTINGS,
                 detail=f"test_dealer must be a seat, 0 to {seat_count - 1}",
             )
+        if len(deal_seed) > MAX_SEED:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail=f"deal_seed must be at most {MAX_SEED} characters, not {len(deal_seed)}",
+            )
         self.gate.throttle_create(client)
         if token:
             self.gate.throttle_create(f"credential:{access.token_hash(token)}")
@@ -309,6 +317,7 @@ class Referee:
             test_draws=test_draws,
             test_dealer=test_dealer,
             test_hands=test_hands,
+            deal_seed=deal_seed,
         )
         table_id = uuid.uuid4().hex[:16]
         table = self.ledger.rebuild(table_id, config, self.now())  # checks the cards

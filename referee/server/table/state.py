@@ -64,6 +64,9 @@ class Table:
     test_dealer: int | None = None
     test_hands: list[tuple[list[list[Card]], list[Card] | None]] = field(default_factory=list)
     """Explicit deals (and B8 draws) of the hands after the first (test mode)."""
+    deal_seed: str = ""
+    """The creator's session seed (``CreateTableRequest.deal_seed``): hand ``k`` is dealt
+    from ``deal_seed:k`` instead of a fresh secret seed ("" for those)."""
     seats: list[SeatState] = field(default_factory=list)
     seat_of_token: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     """Credentials already matched against ``seats``, with their seat, so that a seat's
@@ -153,6 +156,7 @@ def table_config(
     test_draws: list[str] | None,
     test_dealer: int | None,
     test_hands: list[tuple[list[list[str]], list[str]]] | None,
+    deal_seed: str = "",
 ) -> dict[str, Any]:
     """A table's settings as stored (``TableRecord.config``)."""
     return {
@@ -167,6 +171,8 @@ def table_config(
         "test_hands": [
             {"deal": deal, "draws": draws or None} for deal, draws in (test_hands or [])
         ],
+        # Only when set: an unseeded table's settings are stored as before.
+        **({"deal_seed": deal_seed} if deal_seed else {}),
     }
 
 
@@ -200,6 +206,7 @@ def table_from_config(
             )
             for entry in config.get("test_hands") or []
         ],
+        deal_seed=str(config.get("deal_seed") or ""),
     )
     table.seats = [SeatState() for _ in range(table.seat_count)]
     return table

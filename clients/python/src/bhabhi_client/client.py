@@ -252,10 +252,15 @@ class Client:
         test_deal: Sequence[Sequence[str]] | None = None,
         test_draws: Sequence[str] = (),
         test_dealer: int | None = None,
+        deal_seed: str = "",
     ) -> pb.Table:
         """Open a table; ``turn_time`` in seconds (None: no clock), ``hands`` 0 for the
-        ruleset's session.  The ``test_*`` arguments work only on a referee in test mode."""
-        request = pb.CreateTableRequest(ruleset_id=ruleset_id, seat_count=seats, hands=hands)
+        ruleset's session.  ``deal_seed``: deal the hands from it (tables with the same
+        deal seed are dealt the same hands; the table is then listed as ``seeded``).  The
+        ``test_*`` arguments work only on a referee in test mode."""
+        request = pb.CreateTableRequest(
+            ruleset_id=ruleset_id, seat_count=seats, hands=hands, deal_seed=deal_seed
+        )
         if turn_time:
             duration = duration_pb2.Duration()
             if isinstance(turn_time, timedelta):

@@ -15,12 +15,27 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
+import secrets
 import sys
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bhabhi_client import __version__
+import grpc
+from bhabhi.referee.v1 import referee_pb2 as pb
+from tqdm import tqdm
+
+from bhabhi_client import __version__, arena_html
+from bhabhi_client.arena import (
+    ArenaUsageError,
+    Entrant,
+    Journal,
+    entrants_of,
+    play_league,
+    schedule,
+)
+from bhabhi_client.arena_report import document, rating_history, standings, terminal_table
 from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
 from bhabhi_client.client import Client, SeatHandle, StreamItem
 from bhabhi_client.errors import RefereeError
@@ -140,6 +155,63 @@ def register(subparsers: Subparsers) -> None:
     demo.add_argument("--seed", default=None, help="seed of the bots' choices (any text)")
     demo.set_defaults(func=_demo)
 
+    arena = subparsers.add_parser(
+        "arena",
+        help="a rated league between bots on duplicate deals, through a referee",
+        description="Play --deals deals in every rotation of the entrants over the seats "
+        "(one one-hand table each, dealt from the seed SEED:DEAL, so every entrant holds "
+        "every seat's cards of every deal once), rate the entrants (openskill), and print "
+        "their Bhabhi rates with 95% intervals. Without --target a referee is started in "
+        "this process. See docs/bots.md.",
+    )
+    arena.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
+    arena.add_argument("--rules", default="bhabho", metavar="ID|FILE", help=RULES_HELP)
+    arena.add_argument(
+        "--entrants",
+        required=True,
+        metavar="S1,S2,...",
+        help="one entrant per seat: a built-in strategy (repeats allowed: "
+        "heuristic,random,random) or a program, cmd:PROGRAM ARGS or NAME=cmd:PROGRAM ARGS, "
+        "whose words may hold {target}, {table}, {token} and {seat} (no commas)",
+    )
+    arena.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="seats at each table (default: one per entrant, which is all this version plays)",
+    )
+    arena.add_argument("--deals", type=int, default=10, metavar="D", help="deals (default 10)")
+    arena.add_argument(
+        "--seed", default=None, help="the league's seed, any text (default: a random one, printed)"
+    )
+    arena.add_argument(
+        "--parallel", type=int, default=2, metavar="K", help="tables played at once (default 2)"
+    )
+    arena.add_argument(
+        "--turn-time",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="each table's turn clock: a seat whose bot fails or hangs is played by the "
+        "referee's default action after it, and the failure counted (default 5)",
+    )
+    arena.add_argument(
+        "--journal",
+        default=None,
+        metavar="FILE",
+        help="with --target: record the hands played in FILE; run again with it to continue "
+        "an interrupted league (its seed is the journal's)",
+    )
+    arena.add_argument("--json", default=None, metavar="FILE", help="write the results here")
+    arena.add_argument(
+        "--html",
+        default=None,
+        metavar="FILE",
+        help="write a self-contained page: the tables, rating over the hands, Bhabhi rates",
+    )
+    arena.set_defaults(func=_arena)
+
 
 def _seconds(text: str) -> float:
     """A non-negative number of seconds, for argparse."""
@@ -244,13 +316,16 @@ def _summary(result: BotResult) -> str:
 
 
 @contextlib.asynccontextmanager
-async def _referee(target: str | None) -> AsyncIterator[str]:
-    """The given referee, or one started in this process for as long as the command runs."""
+async def _referee(target: str | None, *, many_tables: bool = False) -> AsyncIterator[str]:
+    """The given referee, or one started in this process for as long as the command runs;
+    ``many_tables``: one that lets its one client create tables as fast as it likes (an
+    arena creates one a hand, and the referee serves nobody else)."""
     if target:
         yield target
         return
     try:
         from referee.server.app import create_server
+        from referee.server.limits import Limits
         from referee.server.store.memory import MemoryStore
     except ImportError as error:
         raise NoRefereeError(
@@ -258,7 +333,10 @@ async def _referee(target: str | None) -> AsyncIterator[str]:
             "`bhabhi serve` and pass --target HOST:PORT"
         ) from error
     # It serves this program alone, so it may take the house variant of --rules FILE.
-    server, port = await create_server("127.0.0.1:0", store=MemoryStore(), allow_register=True)
+    limits = Limits(tables_per_minute=0) if many_tables else None
+    server, port = await create_server(
+        "127.0.0.1:0", store=MemoryStore(), allow_register=True, limits=limits
+    )
     try:
         yield f"127.0.0.1:{port}"
     finally:
@@ -373,3 +451,157 @@ async def _transcript(client: Client, table_id: str, narrator: Narrator) -> None
     async for item in client.watch(table_id):  # it ends with the session
         for line in narrator.describe(item):
             print(line, flush=True)
+
+
+# --- arena ---------------------------------------------------------------------------------
+
+
+def _arena(args: argparse.Namespace) -> int:
+    try:
+        entrants = _arena_usage(args)
+    except ArenaUsageError as error:
+        print(f"bhabhi: {error}", file=sys.stderr)
+        return 2
+    return _run(_arena_main(args, entrants))
+
+
+def _arena_usage(args: argparse.Namespace) -> list[Entrant]:
+    """The entrants, once the options make sense together (ArenaUsageError if not)."""
+    entrants = entrants_of(args.entrants.split(","))
+    players = len(entrants) if args.players is None else args.players
+    if players != len(entrants):
+        raise ArenaUsageError(
+            f"{len(entrants)} entrants for {players} players: this version seats every "
+            "entrant at every table, so give one entrant per player"
+        )
+    if args.deals < 1:
+        raise ArenaUsageError(f"--deals must be at least 1, not {args.deals}")
+    if args.parallel < 1:
+        raise ArenaUsageError(f"--parallel must be at least 1, not {args.parallel}")
+    if args.turn_time == 0:
+        raise ArenaUsageError(
+            "--turn-time must be more than 0: the clock plays on for a bot that fails"
+        )
+    if args.seed is not None and not args.seed:
+        raise ArenaUsageError("--seed must not be empty")
+    if args.journal and not args.target:
+        raise ArenaUsageError(
+            "--journal needs --target: a league continues from the records of a referee "
+            "that outlives the arena, and the arena's own referee does not"
+        )
+    return entrants
+
+
+async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    players = len(entrants)
+    journal = None
+    async with (
+        _referee(args.target, many_tables=True) as target,
+        Client(target, timeout=30) as client,
+    ):
+        try:
+            rules_id = await _arena_rules(client, args.rules, args.target, players)
+            if args.journal:
+                league = {
+                    "rules": rules_id,
+                    "players": players,
+                    "entrants": [e.strategy for e in entrants],
+                }
+                if args.seed is not None:
+                    league["seed"] = args.seed
+                journal = Journal.open(Path(args.journal), league, seed_if_new=seed)
+                seed = journal.league["seed"]
+        except ArenaUsageError as error:
+            print(f"bhabhi: {error}", file=sys.stderr)
+            return 2
+        sittings = schedule(entrants, args.deals, seed)
+        # The seed is published first: with it the league's every deal can be dealt again.
+        print(
+            f"{printable(rules_id)}, {players} players: {args.deals} deal(s) in "
+            f"{players} rotations, {len(sittings)} hands, seed {printable(seed)}",
+            flush=True,
+        )
+        bar = tqdm(
+            total=len(sittings),
+            unit="hand",
+            desc="arena",
+            file=sys.stderr,
+            leave=False,
+            disable=not sys.stderr.isatty(),
+        )
+        with bar:
+            hands = await play_league(
+                client,
+                rules_id,
+                entrants,
+                sittings,
+                seed=seed,
+                parallel=args.parallel,
+                turn_time=args.turn_time,
+                on_hand=lambda _: _advance(bar),
+                journal=journal,
+            )
+    for line in terminal_table(standings(entrants, hands)):
+        print(line)
+    result = document(
+        rules=rules_id,
+        players=players,
+        deals=args.deals,
+        seed=seed,
+        entrants=entrants,
+        sittings=sittings,
+        hands=hands,
+    )
+    written = []
+    if args.json:
+        written.append((args.json, json.dumps(result, indent=2) + "\n"))
+    if args.html:
+        written.append((args.html, arena_html.page(result, rating_history(entrants, hands))))
+    for name, text in written:
+        try:
+            Path(name).write_text(text, encoding="utf-8")
+        except OSError as error:
+            print(f"bhabhi: cannot write {name}: {error.strerror}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def _advance(bar: tqdm[Any]) -> None:
+    bar.update()
+
+
+async def _arena_rules(client: Client, rules: str, target: str | None, players: int) -> str:
+    """The id of the league's ruleset, once the referee is known to answer, to host it, and
+    to allow ``players`` (ArenaUsageError if not: the league would not start)."""
+    try:
+        hosted = {r.id: r for r in await client.list_rulesets()}
+    except RefereeError as error:
+        if error.code is not grpc.StatusCode.UNAVAILABLE:
+            raise
+        raise ArenaUsageError(f"cannot reach the referee at {printable(target or '')}") from None
+    rules_id = await _ruleset_id(client, rules, target)
+    summary = hosted.get(rules_id) or await _summary_of(client, rules_id)
+    if summary is None:
+        known = ", ".join(sorted(hosted))
+        raise ArenaUsageError(f"unknown ruleset {printable(rules_id)!r}: the referee hosts {known}")
+    if summary.teams:
+        raise ArenaUsageError(
+            f"{printable(rules_id)} is played in teams, which the arena does not rate yet"
+        )
+    if not summary.min_players <= players <= summary.max_players:
+        raise ArenaUsageError(
+            f"{printable(rules_id)} is played by {summary.min_players} to "
+            f"{summary.max_players} players, not {players}"
+        )
+    return rules_id
+
+
+async def _summary_of(client: Client, rules_id: str) -> pb.RulesetSummary | None:
+    """A ruleset registered just now (a --rules FILE), or None if the referee has none."""
+    try:
+        return (await client.get_ruleset(rules_id)).ruleset
+    except RefereeError as error:
+        if error.reason == "ruleset_not_found":
+            return None
+        raise

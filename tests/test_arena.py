@@ -1,0 +1,424 @@
+"""``bhabhi arena``: a league on duplicate deals, played through a referee and rated.
+
+One small league (bhabho, three players, ``heuristic,random,random``, four deals: twelve
+hands) is played once by the command against a referee on a background thread, and its
+JSON document and the referee's exported hands are checked: every (deal, rotation) played
+once, the rotations of a deal dealt the same hands, each entrant's hands, rates and
+intervals as the hands say, the JSON contract's keys, and the heuristic bot rated above
+random play (four deals suffice for the seed ``arena``: measured over repeated runs, the
+heuristic bot was never the Bhabhi and was rated at least 8 points above either random
+entrant).  The schedule, the places a hand gives and the intervals are checked on their own;
+bad input is one line and exit code 2.  External entrants play a seat with the credential
+they are given; a bot that crashes or hangs is played on by the clock and counted; a league
+killed in the middle continues from its journal and the referee's records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from bhabhi.referee.v1 import referee_pb2 as pb
+from bhabhi_client.arena import (
+    ArenaUsageError,
+    Entrant,
+    HandRecord,
+    Journal,
+    Sitting,
+    entrants_of,
+    play_sitting,
+    schedule,
+)
+from bhabhi_client.arena_report import wilson
+from bhabhi_client.bots import Strategy
+from bhabhi_client.client import Client
+from bhabhi_client.commands import main
+from server_helpers import referee, run_async
+from test_client import BackgroundReferee
+
+DEALS = 4
+SEED = "arena"
+ENTRANTS = "heuristic,random,random"
+
+
+@dataclass(frozen=True)
+class League:
+    target: str
+    """The referee's address."""
+    doc: dict[str, Any]
+    """The ``--json`` document."""
+    page: str
+    """The ``--html`` page."""
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
+    """The league, played by the command."""
+    referee = BackgroundReferee()
+    folder = tmp_path_factory.mktemp("arena")
+    out = folder / "league.json"
+    try:
+        code = main(
+            [
+                "arena",
+                "--target",
+                referee.target,
+                "--rules",
+                "bhabho",
+                "--players",
+                "3",
+                "--entrants",
+                ENTRANTS,
+                "--deals",
+                str(DEALS),
+                "--seed",
+                SEED,
+                "--json",
+                str(out),
+                "--html",
+                str(folder / "league.html"),
+            ]
+        )
+        assert code == 0
+        page = (folder / "league.html").read_text(encoding="utf-8")
+        yield League(referee.target, json.loads(out.read_text(encoding="utf-8")), page)
+    finally:
+        referee.close()
+
+
+def test_the_schedule_plays_every_deal_in_every_rotation_the_same_way_each_time() -> None:
+    entrants = entrants_of(["heuristic", "random", "random"])
+    assert [e.name for e in entrants] == ["heuristic", "random", "random#2"]
+    sittings = schedule(entrants, 2, "s")
+    assert sittings == schedule(entrants_of(["heuristic", "random", "random"]), 2, "s")
+    assert sittings == [
+        Sitting(0, 0, ("heuristic", "random", "random#2"), "s:0"),
+        Sitting(0, 1, ("random#2", "heuristic", "random"), "s:0"),
+        Sitting(0, 2, ("random", "random#2", "heuristic"), "s:0"),
+        Sitting(1, 0, ("heuristic", "random", "random#2"), "s:1"),
+        Sitting(1, 1, ("random#2", "heuristic", "random"), "s:1"),
+        Sitting(1, 2, ("random", "random#2", "heuristic"), "s:1"),
+    ]
+    for deal in range(2):  # every entrant sits at every seat once per deal
+        rotations = [s.seats for s in sittings if s.deal == deal]
+        for seat in range(3):
+            assert sorted(seats[seat] for seats in rotations) == sorted(rotations[0])
+
+
+def test_a_hand_s_places_are_the_order_out_then_those_still_in_tied_then_the_bhabhi() -> None:
+    def record(bhabhi: int | None, out: tuple[int, ...]) -> HandRecord:
+        sitting = Sitting(0, 0, ("a", "b", "c", "d"), "s:0")
+        return HandRecord(sitting, "t", bhabhi, out, "", "", (0,) * 4, (False,) * 4)
+
+    assert record(1, (2, 0, 3)).places() == [1, 3, 0, 2]
+    assert record(None, (3,)).places() == [1, 1, 1, 0]  # a bound ended it: the rest tie
+    assert record(2, (0,)).places() == [0, 1, 2, 1]
+
+
+def test_wilson_s_interval_has_its_textbook_values() -> None:
+    def rounded(interval: tuple[float, float]) -> tuple[float, float]:
+        return (round(interval[0], 4), round(interval[1], 4))
+
+    assert rounded(wilson(5, 10)) == (0.2366, 0.7634)
+    assert rounded(wilson(0, 10)) == (0.0, 0.2775)
+    assert rounded(wilson(10, 10)) == (0.7225, 1.0)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0  # exactly, not nearly
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_league_plays_each_deal_once_in_each_rotation(league: League) -> None:
+    doc = league.doc
+    assert (doc["rules"], doc["players"], doc["deals"], doc["seed"]) == ("bhabho", 3, DEALS, SEED)
+    assert doc["rotations"] == 3
+    assert list(doc) == [
+        "rules",
+        "players",
+        "deals",
+        "seed",
+        "rotations",
+        "rating_model",
+        "entrants",
+        "crosstable",
+        "hands",
+    ]
+    hands = doc["hands"]
+    for hand in hands:
+        assert set(hand) >= {"deal", "rotation", "table_id", "seats", "bhabhi", "out_order"}
+        assert set(hand) >= {"seed", "hand_seed", "timeouts", "crashes", "termination"}
+    assert [(h["deal"], h["rotation"]) for h in hands] == [
+        (d, r) for d in range(DEALS) for r in range(3)
+    ]
+    assert len({h["table_id"] for h in hands}) == len(hands)
+    for hand in hands:
+        assert hand["seed"] == f"{SEED}:{hand['deal']}"
+        assert hand["hand_seed"] == f"{SEED}:{hand['deal']}:0"
+        assert sorted(hand["seats"]) == ["heuristic", "random", "random#2"]
+        assert hand["bhabhi"] is None or hand["bhabhi"] not in hand["out_order"]
+
+
+def test_the_rotations_of_a_deal_are_dealt_the_same_hands(league: League) -> None:
+    target, doc = league.target, league.doc
+
+    async def exported() -> list[dict[str, Any]]:
+        async with Client(target, timeout=30) as client:
+            return [
+                yaml.safe_load(await client.export_hand(h["table_id"], 0)) for h in doc["hands"]
+            ]
+
+    cases = asyncio.run(exported())
+    for hand, case in zip(doc["hands"], cases, strict=True):
+        assert case["fair_deal"]["seed"] == hand["hand_seed"]
+        result = case["result"]  # the JSON says what the referee recorded
+        seats = hand["seats"]
+        assert hand["bhabhi"] == (None if result["bhabhi"] is None else seats[result["bhabhi"]])
+        assert hand["out_order"] == [seats[s] for s in result["out_order"]]
+    for deal in range(DEALS):
+        of_deal = [c for h, c in zip(doc["hands"], cases, strict=True) if h["deal"] == deal]
+        assert len(of_deal) == 3
+        assert all(c["deal"] == of_deal[0]["deal"] for c in of_deal)
+        assert all(c["dealer"] == of_deal[0]["dealer"] for c in of_deal)
+    assert len({str(c["deal"]) for c in cases}) == DEALS
+
+
+def test_each_entrant_s_figures_are_those_of_its_hands(league: League) -> None:
+    doc = league.doc
+    bhabhis = Counter(h["bhabhi"] for h in doc["hands"] if h["bhabhi"] is not None)
+    names = [e["name"] for e in doc["entrants"]]
+    assert names == ["heuristic", "random", "random#2"]
+    for entrant in doc["entrants"]:
+        assert set(entrant) >= {"name", "hands", "bhabhi_rate", "ci95", "rating"}
+        assert set(entrant) >= {"bhabhis", "mu", "sigma", "failures"}
+        assert entrant["hands"] == DEALS * 3
+        assert entrant["bhabhis"] == bhabhis[entrant["name"]]
+        assert entrant["bhabhi_rate"] == entrant["bhabhis"] / entrant["hands"]
+        lo, hi = entrant["ci95"]
+        assert [lo, hi] == list(wilson(entrant["bhabhis"], entrant["hands"]))
+        assert 0 <= lo <= entrant["bhabhi_rate"] <= hi <= 1
+        assert entrant["rating"] == pytest.approx(entrant["mu"] - 3 * entrant["sigma"])
+        assert entrant["failures"] == 0  # built-in bots neither crash nor hang
+    # Every entrant sat at every table, so each pair's rate is the entrant's own.
+    cross = doc["crosstable"]
+    assert set(cross) == set(names)
+    for a in names:
+        assert set(cross[a]) == set(names) - {a}
+        own = next(e for e in doc["entrants"] if e["name"] == a)
+        for cell in cross[a].values():
+            assert (cell["hands"], cell["bhabhis"], cell["ci95"]) == (
+                own["hands"],
+                own["bhabhis"],
+                own["ci95"],
+            )
+
+
+def test_the_heuristic_bot_is_rated_above_random_play(league: League) -> None:
+    doc = league.doc
+    rating = {e["name"]: e["rating"] for e in doc["entrants"]}
+    assert rating["heuristic"] > max(rating["random"], rating["random#2"])
+
+
+def test_the_html_page_plots_every_entrant_and_fetches_nothing(league: League) -> None:
+    doc, page = league.doc, league.page
+    assert page.count("<svg") == 2
+    lines = re.findall(r'<polyline [^>]*points="([^"]*)"><title>([^<]*)</title>', page)
+    assert sorted(name for _, name in lines) == ["heuristic", "random", "random#2"]
+    for points, _ in lines:  # before the first hand, then after each of the twelve
+        assert len(points.split()) == len(doc["hands"]) + 1
+    dots = re.findall(r"<circle [^>]*><title>([^:<]*): ", page)
+    assert sorted(dots) == ["heuristic", "random", "random#2"]
+    for hand in doc["hands"]:  # every hand can be found at the referee and checked
+        assert hand["table_id"] in page and hand["hand_seed"] in page
+    assert "<script" not in page and "<link" not in page and " src=" not in page
+    assert "https://" not in page and page.count("http://") == 2  # the SVG namespace
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--entrants", "heuristic,nope,random"], "unknown entrant: unknown strategy 'nope'"),
+        (["--entrants", "heuristic,random", "--players", "3"], "2 entrants for 3 players"),
+        (["--entrants", "heuristic,random"], "bhabho is played by 3 to 8 players, not 2"),
+        (["--entrants", "heuristic,random,random", "--deals", "0"], "--deals must be at least 1"),
+        (
+            ["--entrants", "heuristic,random,random", "--target", "127.0.0.1:1"],
+            "cannot reach the referee at 127.0.0.1:1",
+        ),
+        (["--entrants", "random,random,random", "--rules", "nope"], "unknown ruleset 'nope'"),
+        (
+            ["--entrants", "random,random,random", "--journal", "j.jsonl"],
+            "--journal needs --target",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "never.json"
+    assert main(["arena", *args, "--json", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("bhabhi: ") and says in err, err
+    assert not out.exists()
+
+
+# --- external entrants and failing bots -----------------------------------------------------
+
+PYTHON = shlex.quote(sys.executable)
+
+
+def test_external_entrants_are_named_by_their_program_or_their_label() -> None:
+    entrants = entrants_of(
+        [f"cmd:{PYTHON} -m bhabhi_client bot", "mine=cmd:sleep 1", "cmd:sleep 2", "random"]
+    )
+    assert [e.name for e in entrants] == [Path(sys.executable).name, "mine", "sleep", "random"]
+    assert entrants[1].command == ("sleep", "1") and entrants[1].strategy == "cmd:sleep 1"
+    assert entrants[3].command == ()
+    for bad, says in [
+        ("cmd:", "names no program"),
+        ("cmd:no-such-program-here --x", "no program 'no-such-program-here' found"),
+        ("cmd:sleep 'unclosed", "No closing quotation"),
+        ("", "an empty entrant"),
+    ]:
+        with pytest.raises(ArenaUsageError, match=says):
+            entrants_of([bad])
+
+
+@run_async
+async def test_an_external_entrant_plays_its_seat_with_the_credential_it_is_given() -> None:
+    bot = (
+        f"cmd:{PYTHON} -m bhabhi_client bot --target {{target}} --table {{table}} "
+        "--token {token} --strategy random --name seat-{seat}"
+    )
+    [heuristic, external, rand] = entrants_of(["heuristic", bot, "random"])
+    entrants = {e.name: e for e in (heuristic, external, rand)}
+    sitting = Sitting(0, 0, (heuristic.name, external.name, rand.name), "ext:0")
+    async with referee() as ref, Client(ref.target, timeout=30) as client:
+        # A clock the program's start-up cannot run out (it is no test of speed).
+        hand = await play_sitting(client, "bhabho", sitting, entrants, seed="e", turn_time=60)
+        assert hand.crashes == (False, False, False), hand.notes
+        assert hand.timeouts == (0, 0, 0)
+        assert hand.termination != "ABANDONED" and hand.hand_seed == "ext:0:0"
+        case = yaml.safe_load(await client.export_hand(hand.table_id, 0))
+        assert any(step["seat"] == 1 for step in case["steps"])  # the program played seat 1
+
+
+class Crashing:
+    """A strategy that fails the first time it is asked."""
+
+    def choose(self, view: pb.SeatView, rng: random.Random) -> pb.Action | None:
+        raise RuntimeError("the bot broke")
+
+
+@run_async
+async def test_a_crashed_or_hung_bot_is_played_on_by_the_clock_and_counted(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "hung.pid"
+    hang = f"cmd:sh -c {shlex.quote(f'echo $$ > {pid_file}; exec sleep 600')}"
+    [hung] = entrants_of([hang])
+    crashing: Strategy = Crashing()
+    entrants: dict[str, Entrant | Strategy] = {
+        "heuristic": Entrant("heuristic", "heuristic"),
+        "crashing": crashing,
+        hung.name: hung,
+    }
+    sitting = Sitting(0, 0, ("heuristic", "crashing", hung.name), "fail:0")
+    async with referee() as ref, Client(ref.target, timeout=30) as client:
+        hand = await play_sitting(
+            client, "bhabho", sitting, entrants, seed="f", turn_time=0.1, stop_grace=0.5
+        )
+    assert hand.crashes == (False, True, True)
+    assert hand.notes[1] == "the bot broke"
+    assert hand.notes[2] == "still running after the session was over"
+    # (The heuristic bot may miss so short a clock too on a busy machine: not asserted.)
+    assert hand.timeouts[1] > 0 and hand.timeouts[2] > 0
+    # The hand went on to its end, or the referee closed the table once only the failing
+    # seats were left in it: either way it is a hand of the league.
+    assert hand.termination == "ABANDONED" or hand.hand_seed == "fail:0:0"
+    with pytest.raises(ProcessLookupError):  # the hung program was stopped
+        os.kill(int(pid_file.read_text()), 0)
+
+
+# --- an interrupted league -------------------------------------------------------------------
+
+
+def test_a_killed_league_continues_from_the_referee_s_records(tmp_path: Path) -> None:
+    referee = BackgroundReferee()
+    journal = tmp_path / "league.jsonl"
+    league = [
+        "arena",
+        "--target",
+        referee.target,
+        "--entrants",
+        ENTRANTS,
+        "--deals",
+        "8",
+        "--seed",
+        "resumed",
+        "--parallel",
+        "1",
+        "--journal",
+        str(journal),
+    ]
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bhabhi_client", *league],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        lines: list[str] = []
+        while len(lines) < 5 and process.poll() is None:  # the header and four hands
+            time.sleep(0.01)
+            lines = journal.read_text().splitlines() if journal.exists() else []
+        process.kill()
+        process.wait()
+        before = journal.read_text().splitlines()
+        assert 5 <= len(before) < 1 + 24, "the league was not interrupted"
+        out = tmp_path / "league.json"
+        assert main([*league, "--json", str(out)]) == 0
+        doc = json.loads(out.read_text())
+        after = journal.read_text().splitlines()
+    finally:
+        referee.close()
+    assert len(after) == 1 + 24 and after[: len(before) - 1] == before[:-1]
+    assert [(h["deal"], h["rotation"]) for h in doc["hands"]] == [
+        (d, r) for d in range(8) for r in range(3)
+    ]
+    table_of = {(h["deal"], h["rotation"]): h["table_id"] for h in doc["hands"]}
+    for line in before[1:-1]:  # (the last may have been cut short by the kill)
+        entry = json.loads(line)
+        assert table_of[(entry["deal"], entry["rotation"])] == entry["table_id"]
+    assert all(e["hands"] == 24 for e in doc["entrants"])
+
+
+def test_a_journal_is_checked_before_a_league_goes_on(tmp_path: Path) -> None:
+    league = {"rules": "bhabho", "players": 3, "entrants": ["random"] * 3}
+    path = tmp_path / "j.jsonl"
+    new = Journal.open(path, league, seed_if_new="s1")
+    assert new.league["seed"] == "s1" and new.done == {}
+    entry = {"deal": 0, "rotation": 1, "table_id": "t", "notes": ["", "", ""]}
+    path.write_text(path.read_text() + json.dumps(entry) + "\n" + '{"deal": 1, "rot')
+    again = Journal.open(path, league, seed_if_new="s2")  # a line cut short is let go
+    assert again.league["seed"] == "s1" and list(again.done) == [(0, 1)]
+    with pytest.raises(ArenaUsageError, match=r"another league \(not the same seed\)"):
+        Journal.open(path, {**league, "seed": "s3"}, seed_if_new="s3")
+    with pytest.raises(ArenaUsageError, match=r"another league \(not the same entrants\)"):
+        Journal.open(path, {**league, "entrants": ["heuristic"] * 3}, seed_if_new="x")
+    path.write_text(path.read_text() + "\n" + json.dumps(entry) + "\n")
+    with pytest.raises(ArenaUsageError, match=r"j.jsonl:3: not a line of an arena journal"):
+        Journal.open(path, league, seed_if_new="x")
+    (tmp_path / "other.txt").write_text("hello\n")
+    with pytest.raises(ArenaUsageError, match="is not an arena journal"):
+        Journal.open(tmp_path / "other.txt", league, seed_if_new="x")
