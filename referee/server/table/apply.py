@@ -198,9 +198,7 @@ def _hand_over(table: Table, at: float) -> None:
         )
 
 
-def _emit(
-    table: Table, at: float, event: Event, acted: tuple[int, Action] | None = None
-) -> None:
+def _emit(table: Table, at: float, event: Event, acted: tuple[int, Action] | None = None) -> None:
     hand = table.hand
     to_act: tuple[int, ...] = ()
     if hand is not None:
@@ -210,9 +208,7 @@ def _emit(
         if table.to_act_key != key:
             table.to_act_key, table.to_act = key, hand.seats_to_act()
         to_act = table.to_act
-    item = TableEvent(
-        table.last_seq + 1, at, len(table.hand_seeds) - 1, event, to_act, None, acted
-    )
+    item = TableEvent(table.last_seq + 1, at, len(table.hand_seeds) - 1, event, to_act, None, acted)
     table.log.append(item)
     deadline = table.deadline()  # the clock this event starts, if the table has one
     if deadline is not None:
