@@ -220,9 +220,10 @@ RULES = [
         "clients/python/src/bhabhi_client",
         "bhabhi_client",
         {"referee"},
-        # `bhabhi play` without --target starts a referee in its own process, and so needs
-        # it installed (it says so when it is not); everything else is over gRPC.
-        {"bhabhi_client.commands"},
+        # `bhabhi play`, `demo-hand` and `arena` without --target start a referee in their
+        # own process, and so need it installed (they say so when it is not); the strong
+        # strategy searches with the referee's engine; everything else is over gRPC.
+        {"bhabhi_client.commands", "bhabhi_client.strong"},
     ),
 ]
 

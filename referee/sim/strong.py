@@ -94,20 +94,33 @@ class Shadow:
 
     @classmethod
     def begin(cls, rules: Ruleset, view: SeatView, rng: random.Random) -> Shadow:
-        """The shadow of a hand just dealt, from the seat's view before any action: its own
-        cards, the dealer, and (the rules being public) how many cards each seat was dealt;
-        the first lead card (C6), whose holder leads, is given to the seat that leads."""
-        assert view.seat is not None
-        players = view.players
-        probe = Hand(rules, players, seed=b"shadow", dealer=view.dealer, record=False)
+        """The shadow of a hand just dealt, from the seat's view before any action."""
+        assert view.seat is not None and view.leader is not None
+        return cls.dealt(rules, view.players, view.seat, view.dealer, view.hand, view.leader, rng)
+
+    @classmethod
+    def dealt(
+        cls,
+        rules: Ruleset,
+        players: int,
+        seat: int,
+        dealer: int,
+        cards: Sequence[Card],
+        leader: int,
+        rng: random.Random,
+    ) -> Shadow:
+        """The shadow of a hand just dealt: the seat's own cards, the dealer, and (the rules
+        being public) how many cards each seat was dealt; the first lead card (C6), whose
+        holder leads, is given to the seat that leads (``leader``, as the table said)."""
+        probe = Hand(rules, players, seed=b"shadow", dealer=dealer, record=False)
         sizes = probe.hand_sizes()
-        own = mask_of(view.hand)
+        own = mask_of(cards)
         unseen = mask_of(dealt_deck(probe.book, players)) & ~own
         for _ in range(32):
-            deal = _deal_guess(sizes, view.seat, own, unseen, view.leader, probe, rng)
-            hand = Hand(rules, players, deal=deal, dealer=view.dealer, draws=())
-            if hand.leader == view.leader and hand.to_move == view.turn:
-                return cls(hand, view.seat, rng)
+            deal = _deal_guess(sizes, seat, own, unseen, leader, probe, rng)
+            hand = Hand(rules, players, deal=deal, dealer=dealer, draws=())
+            if hand.leader == leader:
+                return cls(hand, seat, rng)
         raise ShadowLost("no deal guess gives the table's first leader")
 
     def observe(
@@ -268,6 +281,11 @@ class StrongBot:
             self.shadow = None
 
     def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        return self.search(view, rng, self.think)
+
+    def search(self, view: SeatView, rng: random.Random, think: float | None) -> Action | None:
+        """The decision for ``view`` within ``think`` seconds (None: ``playouts`` worlds,
+        however long they take): the client's strong strategy gives the table's clock."""
         legal = list(view.legal_actions)
         optional = view.turn != view.seat
         candidates: list[Action | None] = [*legal, None] if optional else list(legal)
@@ -276,7 +294,7 @@ class StrongBot:
         seat = view.seat
         assert seat is not None
         losses = [0] * len(candidates)
-        deadline = None if self.think is None else time.perf_counter() + self.think
+        deadline = None if think is None else time.perf_counter() + think
         worlds = 0
         while worlds < self.playouts:
             world = determinize(self.shadow.hand, seat, rng)

@@ -179,6 +179,7 @@ async def play_league(
     turn_time: float = 5.0,
     on_hand: OnHand | None = None,
     journal: Journal | None = None,
+    think: float | None = None,
 ) -> list[HandRecord]:
     """Play every sitting, ``parallel`` tables at a time; the hands in schedule order.
 
@@ -194,7 +195,13 @@ async def play_league(
             record = None if journal is None else await journal.replay(client, sitting)
             if record is None:
                 record = await play_sitting(
-                    client, rules_id, sitting, by_name, seed=seed, turn_time=turn_time
+                    client,
+                    rules_id,
+                    sitting,
+                    by_name,
+                    seed=seed,
+                    turn_time=turn_time,
+                    think=think,
                 )
                 if journal is not None:
                     journal.played(record)
@@ -221,6 +228,7 @@ async def play_sitting(
     seed: str,
     turn_time: float,
     stop_grace: float = 5.0,
+    think: float | None = None,
 ) -> HandRecord:
     """Create the sitting's table (one hand, its deal seed, a turn clock), take every seat
     and deal, hand each seat's credential to its entrant's bot, and read the hand's result
@@ -244,6 +252,7 @@ async def play_sitting(
                 handle,
                 entrants[handle.name],
                 f"{seed}:{sitting.deal}:{sitting.rotation}:{handle.seat}",
+                think,
             )
         )
         for handle in handles
@@ -317,7 +326,11 @@ def _note(bot: asyncio.Future[None], hung: bool) -> str:
 
 
 async def _play_seat(
-    client: Client, handle: SeatHandle, entrant: Entrant | Strategy, seed: str
+    client: Client,
+    handle: SeatHandle,
+    entrant: Entrant | Strategy,
+    seed: str,
+    think: float | None = None,
 ) -> None:
     """Play one seat with its entrant's bot: a built-in strategy through ``run_bot``, or
     the entrant's program, given the seat's credential."""
@@ -336,6 +349,7 @@ async def _play_seat(
         token=handle.token,
         seed=seed,
         auto_start=False,
+        think=think,
     )
 
 

@@ -22,7 +22,7 @@ import contextlib
 import random
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bhabhi.referee.v1 import referee_pb2 as pb
 
@@ -31,7 +31,7 @@ from bhabhi_client.client import Client, SeatHandle, StreamItem, event_kind
 from bhabhi_client.errors import RefereeError
 from bhabhi_client.rules import RulesProfile
 
-STRATEGIES = ("random", "heuristic")
+STRATEGIES = ("random", "heuristic", "strong")
 
 MOVED_ON = frozenset(
     {"not_your_turn", "take_hand_not_allowed", "hand_over", "table_not_playing", "player_out"}
@@ -46,6 +46,18 @@ class Strategy(Protocol):
     def choose(self, view: pb.SeatView, rng: random.Random) -> pb.Action | None:
         """One of ``view.legal_actions``, or None to decline an optional take (B9)."""
         ...
+
+
+@runtime_checkable
+class Watching(Protocol):
+    """A strategy that follows its seat's event stream (the strong bot keeps its own copy
+    of the position from it): ``run_bot`` hands it every item, from before the deal."""
+
+    seen: int
+    """The seq of the last item it was handed: it decides only on a view it has caught up
+    with."""
+
+    def observe(self, item: StreamItem, seat: int) -> None: ...
 
 
 def _cards(view: pb.SeatView) -> list[str]:
@@ -407,11 +419,18 @@ class TakeWindow:
         self._change = asyncio.Event()
 
 
-def make_strategy(name: str, rules: RulesProfile | None = None) -> Strategy:
+def make_strategy(
+    name: str, rules: RulesProfile | None = None, *, think: float | None = None
+) -> Strategy:
+    """The built-in strategy ``name``; ``think``: the strong bot's seconds a move."""
     if name == "random":
         return RandomBot()
     if name == "heuristic":
         return HeuristicBot(rules)
+    if name == "strong":
+        from bhabhi_client.strong import strong_strategy  # needs the referee's engine
+
+        return strong_strategy(rules, think)
     raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(STRATEGIES)}")
 
 
@@ -441,6 +460,7 @@ async def run_bot(
     on_event: Callable[[StreamItem], None] | None = None,
     on_join: Callable[[SeatHandle], None] | None = None,
     hold: Hold | None = None,
+    think: float | None = None,
 ) -> BotResult:
     """Play a seat until the table's session is over.
 
@@ -448,7 +468,8 @@ async def run_bot(
     channel).  The bot joins (``seat`` or the first free one), or with ``token`` takes
     back a seat it held.  With ``auto_start`` it deals once every seat is taken.  ``delay``
     (seconds) paces it so that a person at the table can follow; ``hold`` (for example
-    ``TakeWindow.hold``) is awaited before each decision.
+    ``TakeWindow.hold``) is awaited before each decision; ``think``: the strong strategy's
+    seconds a move.
     """
     async with contextlib.AsyncExitStack() as stack:
         client = (
@@ -469,6 +490,7 @@ async def run_bot(
             on_event,
             on_join,
             hold,
+            think,
         )
 
 
@@ -485,6 +507,7 @@ async def _run_bot(
     on_event: Callable[[StreamItem], None] | None,
     on_join: Callable[[SeatHandle], None] | None,
     hold: Hold | None,
+    think: float | None = None,
 ) -> BotResult:
     if token:
         handle = await client.resume(table_id, token, name)
@@ -495,17 +518,23 @@ async def _run_bot(
     table = await client.get_table(table_id)
     if isinstance(strategy, str):
         rules = RulesProfile.from_yaml((await client.get_ruleset(table.ruleset.id)).yaml)
-        strategy = make_strategy(strategy, rules)
+        strategy = make_strategy(strategy, rules, think=think)
     player = _Player(handle, strategy, random.Random(seed), delay, hold)
     result = BotResult(handle.seat, name)
+    watching = strategy if isinstance(strategy, Watching) else None
+    # A strategy that watches is handed the table's whole stream, from its first event: it
+    # catches up with the hand in play (its deal, every action so far) before it decides.
+    before = 0
     if auto_start:
         await _start_if_full(handle)
     now = await handle.view()
-    if now.HasField("view") and handle.seat in now.view.to_act:
+    if watching is None and now.HasField("view") and handle.seat in now.view.to_act:
         result.actions += await player.decide()
-    async for item in handle.events(after_seq=now.seq):
+    async for item in handle.events(after_seq=before if watching is not None else now.seq):
         if on_event is not None:
             on_event(item)
+        if watching is not None:
+            watching.observe(item, handle.seat)
         if isinstance(item, pb.Snapshot):
             to_act = list(item.view.to_act) if item.HasField("view") else []
         else:
@@ -569,10 +598,16 @@ class _Player:
             may_act = response.HasField("view") and self.handle.seat in view.to_act
             if may_act and self.hold is not None and await self.hold(view, seq):
                 continue  # somebody answered, or the table moved on: look again
+            watching = self.strategy if isinstance(self.strategy, Watching) else None
+            if watching is not None and watching.seen < seq:
+                return 0  # the stream brings the events up to this view, and asks again
             self.decided = seq
             if not may_act:
                 return 0
-            action = self.strategy.choose(view, self.rng)
+            if watching is not None:  # a search takes seconds: off the event loop
+                action = await asyncio.to_thread(self.strategy.choose, view, self.rng)
+            else:
+                action = self.strategy.choose(view, self.rng)
             if action is None:
                 return 0
             try:

@@ -67,6 +67,7 @@ def register(subparsers: Subparsers) -> None:
     bot.add_argument("--target", required=True, metavar="HOST:PORT", help="the referee")
     bot.add_argument("--table", required=True, metavar="ID", help="the table's id")
     bot.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
+    bot.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
     bot.add_argument("--name", default=None, metavar="N", help="name shown to the others")
     bot.add_argument("--seat", type=int, default=None, metavar="S", help="a particular seat")
     bot.add_argument("--token", default=None, help="the credential of a seat taken earlier")
@@ -110,7 +111,13 @@ def register(subparsers: Subparsers) -> None:
         default="en",
         help="the language of refusals and of the rulebook (`rules`)",
     )
-    play.add_argument("--bots", choices=STRATEGIES, default="heuristic", help="the bots' play")
+    play.add_argument(
+        "--bots",
+        choices=STRATEGIES,
+        default="heuristic",
+        help="the bots' play: random, heuristic, or strong (it searches; needs the referee)",
+    )
+    play.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
     play.add_argument(
         "--bot-delay",
         type=float,
@@ -196,6 +203,7 @@ def register(subparsers: Subparsers) -> None:
         help="each table's turn clock: a seat whose bot fails or hangs is played by the "
         "referee's default action after it, and the failure counted (default 5)",
     )
+    arena.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
     arena.add_argument(
         "--journal",
         default=None,
@@ -211,6 +219,9 @@ def register(subparsers: Subparsers) -> None:
         help="write a self-contained page: the tables, rating over the hands, Bhabhi rates",
     )
     arena.set_defaults(func=_arena)
+
+
+THINK_HELP = "the strong bot's time a move (default 1; never more than the table's clock leaves)"
 
 
 def _seconds(text: str) -> float:
@@ -300,6 +311,7 @@ async def _bot_main(args: argparse.Namespace) -> int:
             seed=args.seed,
             on_event=on_event,
             on_join=joined,
+            think=args.think,
         )
     print(_summary(result), flush=True)
     return 0
@@ -378,6 +390,7 @@ async def _play_main(args: argparse.Namespace) -> int:
             seat=args.seat,
             hands=args.hands,
             bots=args.bots,
+            think=args.think,
             bot_delay=delay,
             options=options,
             turn_time=args.turn_time,
@@ -541,6 +554,7 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
                 turn_time=args.turn_time,
                 on_hand=lambda _: _advance(bar),
                 journal=journal,
+                think=args.think,
             )
     for line in terminal_table(standings(entrants, hands)):
         print(line)

@@ -810,6 +810,7 @@ async def play_game(
     bots: str,
     bot_delay: float,
     options: GameOptions,
+    think: float | None = None,
     stdin: TextIO | None = None,
     turn_time: float = 0.0,
     remote: str | None = None,
@@ -821,7 +822,8 @@ async def play_game(
     ``turn_time``: seconds for each move at a table created here (0: no clock).
     ``remote``: the referee's address when this program does not run it (what the person
     is told on leaving).  ``token`` takes the person's seat at ``table_id`` back, and
-    ``bot_tokens`` the seats the bots of an earlier game there played."""
+    ``bot_tokens`` the seats the bots of an earlier game there played.  ``think``: the
+    strong bots' seconds a move."""
     if table_id is None:
         table = await client.create_table(rules_id, players, hands=hands, turn_time=turn_time)
         table_id = table.table_id
@@ -855,6 +857,7 @@ async def play_game(
                 delay=bot_delay,
                 on_join=on_join,
                 hold=window.hold,
+                think=think,
             )
         )
         for i, (bot_seat, bot_token) in enumerate(seats)
