@@ -7,12 +7,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_helpers import referee, run_async
-
 from bhabhi_client.bots import run_bot
 from bhabhi_client.client import Client
 from bhabhi_client.rules import RulesProfile
 from bhabhi_client.strong import StrongStrategy
+from server_helpers import referee, run_async
 
 
 @pytest.mark.parametrize("rules_id", ["bhabho", "pickup", "pagat-getaway", "discard"])
