@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.analysis.commands import DEFAULT_SEED
+from referee.analysis.report import DEFAULT_SEED
 from referee.analysis.skill import SKILL_MIN_SEAT_HANDS, deals_for
 from referee.analysis.validation import warning_line
 from referee.cli import main

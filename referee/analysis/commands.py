@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
-from referee.analysis.report import analyze, format_text
+from referee.analysis.report import DEFAULT_SEED, analyze, format_text
 from referee.ruleset.model import Ruleset
 from referee.sim.commands import load_rules
 from referee.sim.runner import BOT_NAMES, allowed_counts, players_message
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 DEFAULT_HANDS = 1000
 """As ``bhabhi simulate``'s default: enough for seat rates to settle to a few percent."""
-DEFAULT_SEED = "1"
 BAD_INPUT = 2
 
 

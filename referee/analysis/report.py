@@ -31,6 +31,10 @@ from referee.sim.runner import (
     players_message,
 )
 
+DEFAULT_SEED = "1"
+"""The seed of a run that names none (``bhabhi analyze``, AnalyzeRuleset): the same hands
+every run."""
+
 
 @dataclass(frozen=True, slots=True)
 class Timing:

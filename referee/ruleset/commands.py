@@ -42,7 +42,7 @@ bhabho's dominant-line at 3 to 8 on every seed; the share warnings alone appear 
 on, the skill warnings not below 64.  One ruleset validated and analysed (whole process,
 seed 1): pickup 5.3 s, bhabho 2.8 s, discard 2.1 s (docs/analysis.md, In validation)."""
 ANALYZE_SEED = "1"
-"""As ``bhabhi analyze``'s default seed (``referee.analysis.commands.DEFAULT_SEED``, not
+"""As ``bhabhi analyze``'s default seed (``referee.analysis.report.DEFAULT_SEED``, not
 imported: plain validation must not load the simulator), so both commands warn alike."""
 
 

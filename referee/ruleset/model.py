@@ -390,6 +390,11 @@ class Players:
             return False
         return self.teams is Teams.NONE or count % 2 == 0
 
+    @property
+    def counts(self) -> list[int]:
+        """Every player count the ruleset allows, smallest first."""
+        return [n for n in range(self.min, self.max + 1) if self.allows(n)]
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:

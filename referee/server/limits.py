@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+MAX_SEED = 128
+"""Characters of a seed a client names (a seeded table's, an analysis's): it is stored and
+repeated in what the referee answers."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:

@@ -100,7 +100,7 @@ def check_run(
 
 def allowed_counts(rules: Ruleset) -> list[int]:
     """The player counts the ruleset allows, smallest first."""
-    return [n for n in range(rules.players.min, rules.players.max + 1) if rules.players.allows(n)]
+    return rules.players.counts
 
 
 def players_message(rules: Ruleset, players: int) -> str:

@@ -39,6 +39,7 @@ from referee.engine.types import Action, EngineError, Outcome, Verdict
 from referee.ruleset.model import Ruleset
 from referee.sim.bots import HeuristicBot
 from referee.sim.lines import NeverTakeBot
+from referee.sim.play import play_hand
 
 DEFAULT_PLAYOUTS = 200
 """Worlds per decision unless told: in 3-player Bhabho about 0.1 s a move on this machine."""
@@ -54,26 +55,10 @@ def loses(outcome: Outcome, seat: int) -> bool:
 def play_on(hand: Hand, rng: random.Random) -> Outcome:
     """The end of ``hand`` (a copy of its position, which is not changed) under random play
     in which nobody takes a hand (``random_playout_from``'s ``taking``): the fast playout
-    where the rules allow it, else the checked ``Hand`` with random bots."""
+    where the rules allow it, else ``play_hand`` with random bots that never take."""
     if hand.book.fast_playout:
         return random_playout_from(hand, rng, taking=False).outcome
-    world = hand.copy(record=False)
-    bot = NeverTakeBot()
-    while not world.is_over:
-        seat = world.to_move
-        assert seat is not None
-        for other in world.seats_to_act():
-            if other != seat and not world.is_over:
-                action = bot.choose(world.view(other), rng)
-                if action is not None:
-                    world.apply(other, action)
-        if world.is_over:
-            break
-        seat = world.to_move
-        assert seat is not None
-        action = bot.choose(world.view(seat), rng)
-        assert action is not None
-        world.apply(seat, action)
+    world = play_hand(hand.copy(record=False), [NeverTakeBot()] * hand.players, rng)
     assert world.outcome is not None
     return world.outcome
 
@@ -145,11 +130,9 @@ class Shadow:
             if not _prove(hand, seat, action, holding, void_in):
                 break
             try:
-                hand = determinize(hand, self.seat, self.rng, holding=holding, void_in=void_in)
+                hand = self._guess(hand, drawn, holding, void_in)
             except EngineError:
                 break
-            if drawn:
-                hand.set_draws(drawn)
             self.hand = hand
         raise ShadowLost(f"seat {seat}'s {action} cannot be made legal in any guess")
 
@@ -178,11 +161,9 @@ class Shadow:
             if _public(hand.view(self.seat)) == seen:
                 break
             try:
-                hand = determinize(before, self.seat, self.rng, holding=holding, void_in=void_in)
+                hand = self._guess(before, drawn, holding, void_in)
             except EngineError:
                 continue
-            if drawn:
-                hand.set_draws(drawn)
             if hand.judge(seat, action).verdict is Verdict.REFUSED:
                 continue
             hand.apply(seat, action)
@@ -192,6 +173,20 @@ class Shadow:
         if own != hand.hands[self.seat]:
             hand = determinize(hand, self.seat, self.rng, own=own)
         return hand
+
+    def _guess(
+        self,
+        hand: Hand,
+        drawn: Sequence[Card],
+        holding: dict[int, int],
+        void_in: dict[int, int],
+    ) -> Hand:
+        """A fresh guess of ``hand``'s hidden cards that also shows what an action proved,
+        about to draw the cards this seat saw drawn."""
+        guess = determinize(hand, self.seat, self.rng, holding=holding, void_in=void_in)
+        if drawn:
+            guess.set_draws(drawn)
+        return guess
 
 
 REPAIRS = 4

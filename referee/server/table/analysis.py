@@ -23,20 +23,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.analysis.report import analyze
+from referee.analysis.report import DEFAULT_SEED, analyze
 from referee.reasons import Reason
 from referee.ruleset.model import Ruleset
 from referee.server.errors import Refusal
-from referee.server.limits import Limits
+from referee.server.limits import MAX_SEED, Limits
+from referee.server.table.rulesets import players_refusal
 from referee.server.table.workers import OverBudget, Workers
 
 DEFAULT_HANDS = 200
 """Hands per player count when the request says 0: enough for every warning's test (a
 seat's rate to a few percent), a few seconds of CPU for a bundled ruleset."""
-DEFAULT_SEED = "1"
-"""As ``bhabhi analyze``'s default."""
-MAX_SEED = 128
-"""Characters of a seed: it is repeated in the document."""
 CLIENT_RETRY_MS = 5000
 """How long a client whose analysis is still running is told to wait: a bundled ruleset's
 default analysis takes some seconds."""
@@ -96,15 +93,10 @@ class Analyst:
         """The request's analysis with its defaults filled in; refuses what cannot be
         played (``players_not_allowed``) or is beyond the limits (``bad_analysis_request``),
         before any worker is asked."""
-        counts = range(rules.players.min, rules.players.max + 1)
-        allowed = [n for n in counts if rules.players.allows(n)]
+        allowed = rules.players.counts
         refused = [n for n in players if n not in allowed]
         if refused:
-            raise Refusal(
-                Reason.PLAYERS_NOT_ALLOWED,
-                detail=f"ruleset {rules.id!r} allows {', '.join(map(str, allowed))} players, "
-                f"not {refused[0]}",
-            )
+            raise players_refusal(rules, refused[0])
         most = self.limits.analysis_max_hands
         if not 0 <= hands <= most:
             raise Refusal(

@@ -30,10 +30,10 @@ from referee.engine.types import Verdict
 from referee.reasons import Reason
 from referee.ruleset.model import Ruleset
 from referee.server.errors import Refusal
-from referee.server.limits import Limits
+from referee.server.limits import MAX_SEED, Limits
 from referee.server.store import ConflictError, RulesetRecord, Store, TableRecord
 from referee.server.table import access, names
-from referee.server.table.analysis import MAX_SEED, Analyst
+from referee.server.table.analysis import Analyst
 from referee.server.table.apply import deal_due, next_deal
 from referee.server.table.clocks import TurnClocks
 from referee.server.table.commands import Close, Join, Leave, Move, Resume, Start
@@ -41,7 +41,7 @@ from referee.server.table.events import HandDealt, TableEvent, for_seat
 from referee.server.table.ledger import Ledger, stored_call
 from referee.server.table.listing import Page, page_of
 from referee.server.table.replicas import Follower
-from referee.server.table.rulesets import HostedRuleset, Rulesets
+from referee.server.table.rulesets import HostedRuleset, Rulesets, players_refusal
 from referee.server.table.state import FINISHED, OPEN, PLAYING, Table, table_config
 from referee.server.table.trial import try_on_copy
 from referee.server.table.validation import RulesetChecker
@@ -272,10 +272,7 @@ class Referee:
         if most and sum(1 for t in self.tables.values() if t.status != FINISHED) >= most:
             raise Refusal(Reason.TOO_MANY_TABLES, limit=most)
         if not rules.players.allows(seat_count):
-            raise Refusal(
-                Reason.PLAYERS_NOT_ALLOWED,
-                detail=f"ruleset {rules.id!r} allows {_allowed(rules)} players, not {seat_count}",
-            )
+            raise players_refusal(rules, seat_count)
         if turn_time and not limits.min_turn_time <= turn_time <= limits.max_turn_time:
             raise Refusal(
                 Reason.BAD_TABLE_SETTINGS,
@@ -707,8 +704,3 @@ def _judge(hand: Hand, seat: int, action: Action) -> bool:
         suit="" if led is None else "CDHS"[led],
         required="" if forced is None else card_str(forced),
     )
-
-
-def _allowed(rules: Ruleset) -> str:
-    counts = [n for n in range(rules.players.min, rules.players.max + 1) if rules.players.allows(n)]
-    return ", ".join(str(n) for n in counts)

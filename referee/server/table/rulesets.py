@@ -102,6 +102,15 @@ class Rulesets:
         return hosted, rulebook.render(rulebook.build(hosted.rules, base), language, format)
 
 
+def players_refusal(rules: Ruleset, players: int) -> Refusal:
+    """``players_not_allowed``: what a table or an analysis of ``players`` is told."""
+    allowed = ", ".join(str(n) for n in rules.players.counts)
+    return Refusal(
+        Reason.PLAYERS_NOT_ALLOWED,
+        detail=f"ruleset {rules.id!r} allows {allowed} players, not {players}",
+    )
+
+
 def _extends(text: str, name: str) -> str | None:
     """The id a ruleset's text ``extends`` (the resolved ruleset no longer says)."""
     document, _ = parse_text(text, name)
