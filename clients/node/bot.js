@@ -189,8 +189,9 @@ class Bot {
   }
 
   // SubmitAction with a fresh request_id. A rate limit is waited out, and a call lost in
-  // transit tried again, with the very same request: the referee applies a request_id at
-  // most once and answers a repeat with its first answer.
+  // transit (or met by a draining referee, or replicas busy with the table) tried again,
+  // with the very same request: the referee applies a request_id at most once and answers
+  // a repeat with its first answer.
   async submit(action, seq) {
     const request = { table_id: this.opts.table, action, request_id: crypto.randomUUID(), expected_seq: seq };
     for (let lost = 0; ; ) {
@@ -201,7 +202,8 @@ class Bot {
         await sleep(err.retryMs ?? 100);
         continue;
       }
-      if (['UNAVAILABLE', 'DEADLINE_EXCEEDED'].includes(err.codeName) && ++lost < 5) {
+      const transient = ['UNAVAILABLE', 'DEADLINE_EXCEEDED'].includes(err.codeName) || reason === 'table_busy';
+      if (transient && ++lost < 5) {
         await sleep(500);
         continue;
       }
