@@ -29,8 +29,17 @@ const MOVED_ON = new Set(['not_your_turn', 'take_hand_not_allowed', 'hand_over',
 const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
 
 function parseArgs(argv) {
-  const opts = { target: null, table: null, token: null, strategy: 'lowest', seed: null,
-    proto: path.resolve(__dirname, '..', '..', 'proto'), crashAfter: null, stallAfter: null, garbageAfter: null };
+  const opts = {
+    target: null,
+    table: null,
+    token: null,
+    strategy: 'lowest',
+    seed: null,
+    proto: path.resolve(__dirname, '..', '..', 'proto'),
+    crashAfter: null, // null: never
+    stallAfter: null,
+    garbageAfter: null,
+  };
   const count = (arg, text) => {
     const n = Number(text);
     if (!Number.isInteger(n) || n < 0) exitWithUsage(USAGE, `${arg} needs a count, not ${text}`);
