@@ -24,10 +24,7 @@ are skipped only when ``node`` or ``npm`` is missing.
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -36,46 +33,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from nodejs import CLIENT, NODE, ROOT, needs_node, npm_ci
 
 from referee.ops.drill import LISTENING
 
-ROOT = Path(__file__).resolve().parent.parent
-CLIENT = ROOT / "clients" / "node"
-MARKER = CLIENT / "node_modules" / ".bhabhi-npm-ci"
-
-NODE = shutil.which("node")
-NPM = shutil.which("npm")
-
-pytestmark = pytest.mark.skipif(
-    NODE is None or NPM is None,
-    reason="node and npm are needed to run the third-party client (clients/node)",
-)
-
-
-def _lock_digest() -> str:
-    digest = hashlib.sha256()
-    for name in ("package.json", "package-lock.json"):
-        digest.update((CLIENT / name).read_bytes())
-    return digest.hexdigest()
-
-
-def _npm_ci() -> None:
-    """``npm ci`` unless node_modules already matches the lock file (xdist-safe)."""
-    assert NPM is not None
-    with open(CLIENT / ".npm-ci.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        wanted = _lock_digest()
-        if MARKER.exists() and MARKER.read_text().strip() == wanted:
-            return
-        result = subprocess.run(
-            [NPM, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=CLIENT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert result.returncode == 0, f"npm ci failed:\n{result.stdout}\n{result.stderr}"
-        MARKER.write_text(wanted + "\n")
+pytestmark = needs_node
 
 
 @contextmanager
@@ -115,7 +77,7 @@ def _serve(db: Path, *flags: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    _npm_ci()
+    npm_ci()
     db = tmp_path_factory.mktemp("third-party") / "r.sqlite3"
     with _serve(db, "--allow-register") as target:
         yield target
@@ -126,7 +88,7 @@ def attacked_referee(tmp_path: Path) -> Iterator[str]:
     """A referee of its own (the flood spends its address's CreateTable allowance), with
     the default limits, letting finished tables go after 1 s so that a stream "long after"
     reads the table back from the store."""
-    _npm_ci()
+    npm_ci()
     with _serve(tmp_path / "r.sqlite3", "--keep-finished", "1") as target:
         yield target
 

@@ -1,0 +1,131 @@
+"""A bot in another language plays in ``bhabhi arena``: clients/node/bot.js, from the .proto
+alone, entered as an external program (``NAME=cmd:node bot.js --target {target} ...``).
+
+The arena creates each table, takes every seat and deals, then starts the program per seat
+with the seat's credential; the results are read back from the referee's own record of the
+table.  Two leagues of bhabho with 3 players, each ``bhabhi arena --json`` in a subprocess
+(with the arena's own referee, in its process):
+
+* the Node.js bot with both its strategies beside the built-in heuristic plays every hand
+  of 2 deals to the end, without one failure;
+* bots failing on purpose (``--crash-after``, ``--stall-after``, ``--garbage-after``) are
+  played on by the 1 s turn clock and counted: the crashing one as a crash in every hand
+  (its exit code and last line of standard error), the stalling one in timeouts and, as it
+  never exits, as a crash "still running after the session was over" (the arena stops it
+  5 s after the session), the garbage one in timeouts only (every action it sent was
+  refused, else it would have exited with an error).  Once all three have failed, the
+  referee closes each table as abandoned after two rounds of clocks.
+
+Measured (``pytest --durations=0 tests/test_node_bot.py``, the shared 2-core machine): 8.2 s
+and 18.3 s, 27.5 s in all.  Skipped only when ``node`` or ``npm`` is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from nodejs import CLIENT, NODE, ROOT, needs_node, npm_ci
+
+pytestmark = needs_node
+
+SEED = "node-bot"
+
+
+def _bot(*flags: str) -> str:
+    """The command of an external entrant running bot.js for the seat it is given."""
+    assert NODE is not None
+    words = [NODE, str(CLIENT / "bot.js"), "--target", "{target}", "--table", "{table}"]
+    return "cmd:" + shlex.join([*words, "--token", "{token}", *flags])
+
+
+def _arena(tmp_path: Path, entrants: list[str], *options: str) -> dict[str, Any]:
+    """``bhabhi arena`` on bhabho with 3 players and its own referee: the --json document."""
+    npm_ci()
+    out = tmp_path / "league.json"
+    command = [
+        sys.executable,
+        "-m",
+        "referee",
+        "arena",
+        "--rules",
+        "bhabho",
+        "--players",
+        "3",
+        "--entrants",
+        ",".join(entrants),
+        "--seed",
+        SEED,
+        "--json",
+        str(out),
+        *options,
+    ]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
+    document: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return document
+
+
+def _every_entrant_played_every_hand(document: dict[str, Any], deals: int) -> None:
+    names = [entrant["name"] for entrant in document["entrants"]]
+    hands = document["hands"]
+    assert sorted((h["deal"], h["rotation"]) for h in hands) == [
+        (d, r) for d in range(deals) for r in range(3)
+    ]
+    for hand in hands:
+        assert sorted(hand["seats"]) == sorted(names)
+        assert hand["seed"] == f"{SEED}:{hand['deal']}"  # the deal seed of its deal
+    for entrant in document["entrants"]:
+        assert entrant["hands"] == deals * 3
+
+
+def test_the_node_bot_plays_a_league_without_failing(tmp_path: Path) -> None:
+    """Both strategies play every turn in time with a legal action: no timeout, no crash,
+    every hand ended by the cards (its seed revealed)."""
+    entrants = [
+        "heuristic",
+        f"node={_bot()}",
+        f"node-random={_bot('--strategy', 'random', '--seed', '{seat}')}",
+    ]
+    document = _arena(tmp_path, entrants, "--deals", "2", "--turn-time", "5")
+    _every_entrant_played_every_hand(document, deals=2)
+    for entrant in document["entrants"]:
+        assert (entrant["timeouts"], entrant["crashes"]) == (0, 0), entrant
+    for hand in document["hands"]:
+        assert hand["termination"] != "ABANDONED"
+        assert hand["hand_seed"] == f"{SEED}:{hand['deal']}:0"
+        assert hand["timeouts"] == [0, 0, 0] and hand["crashes"] == []
+
+
+def test_bots_failing_on_purpose_are_played_on_by_the_clock_and_counted(tmp_path: Path) -> None:
+    """Each failure is counted against the entrant that failed, in every hand, and the
+    league goes on."""
+    entrants = [
+        f"crash={_bot('--crash-after', '1')}",
+        f"stall={_bot('--stall-after', '2')}",
+        f"garbage={_bot('--garbage-after', '1')}",
+    ]
+    document = _arena(tmp_path, entrants, "--deals", "1", "--turn-time", "1", "--parallel", "3")
+    _every_entrant_played_every_hand(document, deals=1)
+    by_name = {entrant["name"]: entrant for entrant in document["entrants"]}
+    assert by_name["crash"]["crashes"] == by_name["crash"]["hands"] == 3
+    assert by_name["crash"]["timeouts"] > 0
+    assert by_name["stall"]["timeouts"] > 0
+    assert by_name["stall"]["crashes"] == 3
+    assert by_name["garbage"]["timeouts"] > 0
+    assert by_name["garbage"]["crashes"] == 0
+    for hand in document["hands"]:
+        why = {crash["entrant"]: crash["why"] for crash in hand["crashes"]}
+        assert why == {
+            "crash": "exited with 3: bot.js: crashing on purpose after 1 action(s) (--crash-after)",
+            "stall": "still running after the session was over",
+        }
+        # Nobody acts once all three failed: the referee closes the table, no seed revealed.
+        assert (hand["termination"], hand["hand_seed"]) == ("ABANDONED", "")
+        # ...after every seat let its clock run out two rounds in a row (the referee's
+        # default --abandon-after-rounds).
+        assert min(hand["timeouts"]) >= 2, hand
