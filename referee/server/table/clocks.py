@@ -41,8 +41,8 @@ class TurnClocks:
         abandon_after_rounds: int = 0,
     ) -> None:
         self.abandon_after_rounds = abandon_after_rounds
-        """A table whose seats let their clocks run out this many rounds in a row (every
-        seat once a round, none acting) is closed as abandoned; 0: never."""
+        """A table whose clocks run out this many rounds' worth of turns in a row (rounds
+        times seats timeouts, no seat acting in between) is closed as abandoned; 0: never."""
         self.ledger = ledger
         self.now = now
         self.spawn = spawn
