@@ -63,6 +63,8 @@ bench: setup
 	$(BIN)/python -m bench --referee
 	$(BIN)/python -m bench.analysis
 	$(BIN)/python -m bench.replicas
+	# The strong bot's Bhabhi rate in the arena, duplicate deals (goal: <= 15% vs heuristic, 3p).
+	$(BIN)/python -m bench.strength
 	# Code mutation testing of the engine: prints the score (a survivor is reported, not fatal).
 	-$(BIN)/bhabhi conformance mutants --code --sample 48 --seed 1 --jobs 2
 	$(BIN)/python -m bench.conformance

@@ -5,12 +5,15 @@ hand, house rules included, and it plays every move by searching."""
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 
 import pytest
 from bhabhi_client.bots import run_bot
 from bhabhi_client.client import Client
+from bhabhi_client.commands import main
 from bhabhi_client.rules import RulesProfile
-from bhabhi_client.strong import StrongStrategy
+from bhabhi_client.strong import DEFAULT_THINK, StrongStrategy, strong_strategy
 from server_helpers import referee, run_async
 
 
@@ -29,3 +32,29 @@ async def test_the_strong_strategy_follows_the_stream(rules_id: str) -> None:
     assert all(result.hands == 2 for result in results)
     assert strong.fell_back == 0
     assert strong.searched > 0
+
+
+def test_the_budget_is_a_time_or_a_number_of_worlds_or_both() -> None:
+    """``--think`` bounds a decision's seconds, ``--playouts`` its worlds; with worlds alone
+    there is no time bound but the table's clock, so that the bot's play depends on its seed
+    only."""
+    rules = RulesProfile()
+    default = strong_strategy(rules)
+    assert (default.think, default.core) == (DEFAULT_THINK, None)  # no ruleset: heuristic
+    assert strong_strategy(rules, playouts=40).think is None
+    assert strong_strategy(rules, think=0.5).think == 0.5
+    assert strong_strategy(rules, think=0.5, playouts=40).think == 0.5
+
+
+def test_a_league_searched_by_worlds_is_played_the_same_way_twice(tmp_path: Path) -> None:
+    """The same seed and ``--playouts``: the same hands (the same players out in the same
+    order), whatever the machine's load."""
+    documents = []
+    for run in ("a", "b"):
+        out = tmp_path / f"{run}.json"
+        args = ["--rules", "bhabho", "--players", "3", "--entrants", "strong,heuristic,random"]
+        args += ["--deals", "1", "--seed", "twice", "--playouts", "8", "--turn-time", "60"]
+        assert main(["arena", *args, "--json", str(out)]) == 0
+        documents.append(json.loads(out.read_text()))
+    first, second = ([(h["out_order"], h["bhabhi"]) for h in d["hands"]] for d in documents)
+    assert first == second and len(first) == 3

@@ -180,6 +180,7 @@ async def play_league(
     on_hand: OnHand | None = None,
     journal: Journal | None = None,
     think: float | None = None,
+    playouts: int | None = None,
 ) -> list[HandRecord]:
     """Play every sitting, ``parallel`` tables at a time; the hands in schedule order.
 
@@ -202,6 +203,7 @@ async def play_league(
                     seed=seed,
                     turn_time=turn_time,
                     think=think,
+                    playouts=playouts,
                 )
                 if journal is not None:
                     journal.played(record)
@@ -229,6 +231,7 @@ async def play_sitting(
     turn_time: float,
     stop_grace: float = 5.0,
     think: float | None = None,
+    playouts: int | None = None,
 ) -> HandRecord:
     """Create the sitting's table (one hand, its deal seed, a turn clock), take every seat
     and deal, hand each seat's credential to its entrant's bot, and read the hand's result
@@ -253,6 +256,7 @@ async def play_sitting(
                 entrants[handle.name],
                 f"{seed}:{sitting.deal}:{sitting.rotation}:{handle.seat}",
                 think,
+                playouts,
             )
         )
         for handle in handles
@@ -331,6 +335,7 @@ async def _play_seat(
     entrant: Entrant | Strategy,
     seed: str,
     think: float | None = None,
+    playouts: int | None = None,
 ) -> None:
     """Play one seat with its entrant's bot: a built-in strategy through ``run_bot``, or
     the entrant's program, given the seat's credential."""
@@ -350,6 +355,7 @@ async def _play_seat(
         seed=seed,
         auto_start=False,
         think=think,
+        playouts=playouts,
     )
 
 

@@ -420,9 +420,14 @@ class TakeWindow:
 
 
 def make_strategy(
-    name: str, rules: RulesProfile | None = None, *, think: float | None = None
+    name: str,
+    rules: RulesProfile | None = None,
+    *,
+    think: float | None = None,
+    playouts: int | None = None,
 ) -> Strategy:
-    """The built-in strategy ``name``; ``think``: the strong bot's seconds a move."""
+    """The built-in strategy ``name``; ``think`` and ``playouts``: the strong bot's seconds
+    a move and worlds a decision (``strong_strategy``)."""
     if name == "random":
         return RandomBot()
     if name == "heuristic":
@@ -430,7 +435,7 @@ def make_strategy(
     if name == "strong":
         from bhabhi_client.strong import strong_strategy  # needs the referee's engine
 
-        return strong_strategy(rules, think)
+        return strong_strategy(rules, think, playouts)
     raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(STRATEGIES)}")
 
 
@@ -461,6 +466,7 @@ async def run_bot(
     on_join: Callable[[SeatHandle], None] | None = None,
     hold: Hold | None = None,
     think: float | None = None,
+    playouts: int | None = None,
 ) -> BotResult:
     """Play a seat until the table's session is over.
 
@@ -468,8 +474,8 @@ async def run_bot(
     channel).  The bot joins (``seat`` or the first free one), or with ``token`` takes
     back a seat it held.  With ``auto_start`` it deals once every seat is taken.  ``delay``
     (seconds) paces it so that a person at the table can follow; ``hold`` (for example
-    ``TakeWindow.hold``) is awaited before each decision; ``think``: the strong strategy's
-    seconds a move.
+    ``TakeWindow.hold``) is awaited before each decision; ``think`` and ``playouts``: the
+    strong strategy's seconds a move and worlds a decision.
     """
     async with contextlib.AsyncExitStack() as stack:
         client = (
@@ -491,6 +497,7 @@ async def run_bot(
             on_join,
             hold,
             think,
+            playouts,
         )
 
 
@@ -508,6 +515,7 @@ async def _run_bot(
     on_join: Callable[[SeatHandle], None] | None,
     hold: Hold | None,
     think: float | None = None,
+    playouts: int | None = None,
 ) -> BotResult:
     if token:
         handle = await client.resume(table_id, token, name)
@@ -518,7 +526,7 @@ async def _run_bot(
     table = await client.get_table(table_id)
     if isinstance(strategy, str):
         rules = RulesProfile.from_yaml((await client.get_ruleset(table.ruleset.id)).yaml)
-        strategy = make_strategy(strategy, rules, think=think)
+        strategy = make_strategy(strategy, rules, think=think, playouts=playouts)
     player = _Player(handle, strategy, random.Random(seed), delay, hold)
     result = BotResult(handle.seat, name)
     watching = strategy if isinstance(strategy, Watching) else None

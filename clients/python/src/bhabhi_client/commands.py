@@ -68,6 +68,7 @@ def register(subparsers: Subparsers) -> None:
     bot.add_argument("--table", required=True, metavar="ID", help="the table's id")
     bot.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
     bot.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
+    bot.add_argument("--playouts", type=_worlds, default=None, metavar="N", help=PLAYOUTS_HELP)
     bot.add_argument("--name", default=None, metavar="N", help="name shown to the others")
     bot.add_argument("--seat", type=int, default=None, metavar="S", help="a particular seat")
     bot.add_argument("--token", default=None, help="the credential of a seat taken earlier")
@@ -204,6 +205,7 @@ def register(subparsers: Subparsers) -> None:
         "referee's default action after it, and the failure counted (default 5)",
     )
     arena.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
+    arena.add_argument("--playouts", type=_worlds, default=None, metavar="N", help=PLAYOUTS_HELP)
     arena.add_argument(
         "--journal",
         default=None,
@@ -222,6 +224,22 @@ def register(subparsers: Subparsers) -> None:
 
 
 THINK_HELP = "the strong bot's time a move (default 1; never more than the table's clock leaves)"
+PLAYOUTS_HELP = (
+    "the strong bot's worlds a decision at most, each played out once per candidate move "
+    "(default: as many as --think allows; alone, no time bound but the table's clock), so "
+    "that its play depends on its seed only"
+)
+
+
+def _worlds(text: str) -> int:
+    """A positive whole number of worlds, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -312,6 +330,7 @@ async def _bot_main(args: argparse.Namespace) -> int:
             on_event=on_event,
             on_join=joined,
             think=args.think,
+            playouts=args.playouts,
         )
     print(_summary(result), flush=True)
     return 0
@@ -555,6 +574,7 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
                 on_hand=lambda _: _advance(bar),
                 journal=journal,
                 think=args.think,
+                playouts=args.playouts,
             )
     for line in terminal_table(standings(entrants, hands)):
         print(line)

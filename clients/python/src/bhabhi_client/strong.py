@@ -58,7 +58,9 @@ class StrongStrategy:
     """``bhabhi_client.bots.Strategy`` that searches (module docstring); it watches the
     stream (``observe``), which ``run_bot`` feeds it."""
 
-    def __init__(self, rules: RulesProfile, *, think: float = DEFAULT_THINK) -> None:
+    def __init__(
+        self, rules: RulesProfile, *, think: float | None = DEFAULT_THINK, playouts: int = MANY
+    ) -> None:
         if StrongBot is None:
             raise ValueError(
                 "the strong strategy searches with the referee's engine: install the referee "
@@ -68,7 +70,7 @@ class StrongStrategy:
         # Without the ruleset's text (a strategy made only to check its name) it has no
         # rules to search with, and plays as the heuristic bot.
         self.core = (
-            StrongBot(Ruleset.from_mapping(rules.raw), playouts=MANY, think=think)
+            StrongBot(Ruleset.from_mapping(rules.raw), playouts=playouts, think=think)
             if rules.raw
             else None
         )
@@ -152,7 +154,8 @@ class StrongStrategy:
         self.searched += 1
         budget = self.think
         if self._deadline is not None:
-            budget = max(0.05, min(budget, self._deadline - time.monotonic() - CLOCK_MARGIN))
+            clock = max(0.05, self._deadline - time.monotonic() - CLOCK_MARGIN)
+            budget = clock if budget is None else min(budget, clock)
         action = self.core.search(shadow.hand.view(view.seat), rng, budget)
         return None if action is None else parse_action(str(action))
 
@@ -177,10 +180,17 @@ class StrongStrategy:
         )
 
 
-def strong_strategy(rules: RulesProfile | None, think: float | None = None) -> StrongStrategy:
-    """The strategy ``make_strategy("strong")`` makes."""
+def strong_strategy(
+    rules: RulesProfile | None, think: float | None = None, playouts: int | None = None
+) -> StrongStrategy:
+    """The strategy ``make_strategy("strong")`` makes: ``think`` seconds a move (unless told,
+    ``DEFAULT_THINK``, or with ``playouts`` alone no time bound), and at most ``playouts``
+    worlds a decision (unless told, no bound but the time).  The table's clock bounds it
+    always."""
     profile = rules if rules is not None else RulesProfile()
-    return StrongStrategy(profile, think=DEFAULT_THINK if think is None else think)
+    if think is None and playouts is None:
+        think = DEFAULT_THINK
+    return StrongStrategy(profile, think=think, playouts=MANY if playouts is None else playouts)
 
 
 __all__ = ["DEFAULT_THINK", "StrongStrategy", "available", "strong_strategy"]
