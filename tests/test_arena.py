@@ -10,12 +10,16 @@ heuristic bot was never the Bhabhi and was rated at least 8 points above either 
 entrant).  The schedule, the places a hand gives and the intervals are checked on their own;
 bad input is one line and exit code 2.  External entrants play a seat with the credential
 they are given; a bot that crashes or hangs is played on by the clock and counted; a league
-killed in the middle continues from its journal and the referee's records.
+killed in the middle continues from its journal and the referee's records.  With more
+entrants than players, every group of them plays every deal in every rotation (checked on
+the schedule, and on a small league of four entrants on three seats, played and continued
+from its journal); a league too long is refused before it starts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -40,6 +44,7 @@ from bhabhi_client.arena import (
     Journal,
     Sitting,
     entrants_of,
+    league_hands,
     play_sitting,
     schedule,
 )
@@ -117,6 +122,36 @@ def test_the_schedule_plays_every_deal_in_every_rotation_the_same_way_each_time(
         rotations = [s.seats for s in sittings if s.deal == deal]
         for seat in range(3):
             assert sorted(seats[seat] for seats in rotations) == sorted(rotations[0])
+    assert sittings == schedule(entrants, 2, "s", players=3)
+    assert all(s.group == 0 for s in sittings)
+    # The bots' seeds are those of leagues before groups, so their results do not change.
+    assert sittings[4].bot_seed("s", 2) == "s:1:1:2"
+
+
+def test_more_entrants_than_players_play_every_group_in_every_rotation() -> None:
+    entrants = [Entrant(name, "random") for name in "abcd"]
+    sittings = schedule(entrants, 2, "s", players=3)
+    assert len(sittings) == league_hands(4, 3, 2) == 2 * 4 * 3
+    groups = list(itertools.combinations("abcd", 3))
+    assert [(s.deal, s.group, s.rotation) for s in sittings] == [
+        (d, g, r) for d in range(2) for g in range(4) for r in range(3)
+    ]
+    for s in sittings:  # the group's entrant i at seat (i + r) mod 3, dealt the deal's seed
+        assert s.deal_seed == f"s:{s.deal}"
+        assert all(s.seats[(i + s.rotation) % 3] == name for i, name in enumerate(groups[s.group]))
+    for deal in range(2):
+        of_deal = [s for s in sittings if s.deal == deal]
+        in_groups = Counter(
+            name for g in {s.group: s.seats for s in of_deal}.values() for name in g
+        )
+        assert in_groups == {name: 3 for name in "abcd"}  # each entrant in 3 groups of 4
+        for a, b in itertools.combinations("abcd", 2):  # each pair together in 2 of them
+            assert len({s.group for s in of_deal if a in s.seats and b in s.seats}) == 2
+        held = Counter((name, seat) for s in of_deal for seat, name in enumerate(s.seats))
+        assert held == {(name, seat): 3 for name in "abcd" for seat in range(3)}
+    bot_seeds = {s.bot_seed("s", seat) for s in sittings for seat in range(3)}
+    assert len(bot_seeds) == len(sittings) * 3  # no two seats of the league play alike
+    assert sittings[0].bot_seed("s", 1) == "s:0:0:1"  # group 0 as before groups
 
 
 def test_a_hand_s_places_are_the_order_out_then_those_still_in_tied_then_the_bhabhi() -> None:
@@ -143,13 +178,14 @@ def test_wilson_s_interval_has_its_textbook_values() -> None:
 def test_the_league_plays_each_deal_once_in_each_rotation(league: League) -> None:
     doc = league.doc
     assert (doc["rules"], doc["players"], doc["deals"], doc["seed"]) == ("bhabho", 3, DEALS, SEED)
-    assert doc["rotations"] == 3
+    assert doc["rotations"] == 3 and doc["groups"] == 1
     assert list(doc) == [
         "rules",
         "players",
         "deals",
         "seed",
         "rotations",
+        "groups",
         "rating_model",
         "entrants",
         "crosstable",
@@ -158,6 +194,7 @@ def test_the_league_plays_each_deal_once_in_each_rotation(league: League) -> Non
     hands = doc["hands"]
     for hand in hands:
         assert set(hand) >= {"deal", "rotation", "table_id", "seats", "bhabhi", "out_order"}
+        assert hand["group"] == 0
         assert set(hand) >= {"seed", "hand_seed", "timeouts", "crashes", "termination"}
     assert [(h["deal"], h["rotation"]) for h in hands] == [
         (d, r) for d in range(DEALS) for r in range(3)
@@ -249,7 +286,15 @@ def test_the_html_page_plots_every_entrant_and_fetches_nothing(league: League) -
     ("args", "says"),
     [
         (["--entrants", "heuristic,nope,random"], "unknown entrant: unknown strategy 'nope'"),
-        (["--entrants", "heuristic,random", "--players", "3"], "2 entrants for 3 players"),
+        (
+            ["--entrants", "heuristic,random", "--players", "3"],
+            "2 entrants for 3 players: every seat needs an entrant, so give at least 3",
+        ),
+        (
+            ["--entrants", ",".join(["random"] * 12), "--players", "6", "--deals", "2"],
+            "would be 11088 hands, more than the arena plays in one league (10000)",
+        ),
+        (["--entrants", "random,random,random", "--players", "0"], "--players must be"),
         (["--entrants", "heuristic,random"], "bhabho is played by 3 to 8 players, not 2"),
         (["--entrants", "heuristic,random,random", "--deals", "0"], "--deals must be at least 1"),
         (
@@ -271,6 +316,113 @@ def test_bad_input_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("bhabhi: ") and says in err, err
     assert not out.exists()
+
+
+def test_a_league_too_long_is_refused_before_anything_is_played(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    journal = tmp_path / "j.jsonl"
+    many = ",".join(["random"] * 12)
+    # No referee answers at the target: the refusal comes before the arena looks for one.
+    args = ["arena", "--target", "127.0.0.1:1", "--entrants", many, "--players", "6"]
+    assert main([*args, "--deals", "2", "--journal", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "12 entrants on 6 seats for 2 deal(s) would be 11088" in err
+    assert not journal.exists()
+
+
+# --- more entrants than players ---------------------------------------------------------------
+
+GROUPED = "heuristic,random,random,random"
+"""Four entrants on three seats: four groups a deal, each in three rotations."""
+
+
+def test_a_league_of_four_entrants_on_three_seats_plays_every_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    referee = BackgroundReferee()
+    out = tmp_path / "league.json"
+    args = ["arena", "--target", referee.target, "--players", "3", "--entrants", GROUPED]
+    try:
+        args += ["--deals", "1", "--seed", "groups", "--html", str(tmp_path / "p.html")]
+        code = main([*args, "--json", str(out)])
+    finally:
+        referee.close()
+    assert code == 0
+    heading = capsys.readouterr().out.splitlines()[0]
+    assert heading == (
+        "bhabho, 3 players, 4 entrants: 1 deal(s), 4 groups of 3 in 3 rotations, 12 hands, "
+        "seed groups"
+    )
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert (doc["players"], doc["rotations"], doc["groups"]) == (3, 3, 4)
+    hands = doc["hands"]
+    assert [(h["deal"], h["group"], h["rotation"]) for h in hands] == [
+        (0, g, r) for g in range(4) for r in range(3)
+    ]
+    assert len({h["table_id"] for h in hands}) == 12
+    assert all(h["seed"] == "groups:0" and h["hand_seed"] == "groups:0:0" for h in hands)
+    names = ["heuristic", "random", "random#2", "random#3"]
+    assert [e["name"] for e in doc["entrants"]] == names
+    bhabhis = Counter(h["bhabhi"] for h in hands if h["bhabhi"] is not None)
+    for entrant in doc["entrants"]:  # three groups of four, three rotations each
+        assert entrant["hands"] == 9
+        assert entrant["bhabhis"] == bhabhis[entrant["name"]]
+        assert entrant["ci95"] == list(wilson(entrant["bhabhis"], 9))
+    cross = doc["crosstable"]
+    assert set(cross) == set(names)
+    for a in names:
+        assert set(cross[a]) == set(names) - {a}
+        for b, cell in cross[a].items():  # together in two groups, three rotations each
+            together = [h for h in hands if a in h["seats"] and b in h["seats"]]
+            assert cell["hands"] == len(together) == 6
+            assert cell["bhabhis"] == sum(h["bhabhi"] == a for h in together)
+    page = (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert "each of the 4 groups of 3 of the 4 entrants" in page
+    assert "<h1>Arena: bhabho, 3 players, 4 entrants, 1 deals, seed groups</h1>" in page
+    assert "<th>group</th>" in page
+
+
+def test_a_grouped_league_continues_from_its_journal(tmp_path: Path) -> None:
+    referee = BackgroundReferee()
+    journal = tmp_path / "league.jsonl"
+    league = ["arena", "--target", referee.target, "--players", "3", "--entrants", GROUPED]
+    league += ["--deals", "1", "--seed", "resumed", "--journal", str(journal)]
+    out = tmp_path / "league.json"
+    try:
+        assert main(league) == 0
+        full = journal.read_text().splitlines()
+        assert len(full) == 1 + 12
+        # Keep the header and five hands, as a league stopped in the middle leaves it; the
+        # lines of group 0 without their group, as a journal written before groups has them.
+        kept = [json.loads(line) for line in full[1:]]
+        kept = [
+            e
+            for e in kept
+            if (e["group"], e["rotation"]) in {(0, 0), (0, 2), (1, 1), (2, 0), (3, 2)}
+        ]
+        for entry in kept:
+            if entry["group"] == 0:
+                del entry["group"]
+        journal.write_text("\n".join([full[0], *(json.dumps(e) for e in kept)]) + "\n")
+        assert main([*league, "--json", str(out)]) == 0
+        after = journal.read_text().splitlines()
+    finally:
+        referee.close()
+    assert len(after) == 1 + 5 + 7  # only the seven hands missing were played
+    doc = json.loads(out.read_text())
+    assert [(h["deal"], h["group"], h["rotation"]) for h in doc["hands"]] == [
+        (0, g, r) for g in range(4) for r in range(3)
+    ]
+    table_of = {(h["group"], h["rotation"]): h["table_id"] for h in doc["hands"]}
+    for entry in kept:  # read back from the referee's records, not played again
+        assert table_of[(entry.get("group", 0), entry["rotation"])] == entry["table_id"]
+    played = [json.loads(line) for line in after[1 + 5 :]]
+    assert sorted((e["group"], e["rotation"]) for e in played) == sorted(
+        set(table_of) - {(e.get("group", 0), e["rotation"]) for e in kept}
+    )
+    assert len(set(table_of.values())) == 12
+    assert all(e["hands"] == 9 for e in doc["entrants"])
 
 
 # --- external entrants and failing bots -----------------------------------------------------
@@ -411,7 +563,7 @@ def test_a_journal_is_checked_before_a_league_goes_on(tmp_path: Path) -> None:
     entry = {"deal": 0, "rotation": 1, "table_id": "t", "notes": ["", "", ""]}
     path.write_text(path.read_text() + json.dumps(entry) + "\n" + '{"deal": 1, "rot')
     again = Journal.open(path, league, seed_if_new="s2")  # a line cut short is let go
-    assert again.league["seed"] == "s1" and list(again.done) == [(0, 1)]
+    assert again.league["seed"] == "s1" and list(again.done) == [(0, 0, 1)]
     with pytest.raises(ArenaUsageError, match=r"another league \(not the same seed\)"):
         Journal.open(path, {**league, "seed": "s3"}, seed_if_new="s3")
     with pytest.raises(ArenaUsageError, match=r"another league \(not the same entrants\)"):

@@ -1,12 +1,13 @@
 """``bhabhi arena``: a league between bots on duplicate deals, played through a referee.
 
-Fair by construction: every deal is played once in every rotation of the entrants over the
-seats, at tables the referee deals from the same seed (``CreateTableRequest.deal_seed``),
-so that each entrant holds every seat's cards of every deal once and no entrant is helped
-by the cards.  Every move goes through the referee exactly as in real play (validated,
-recorded, exportable with ``ExportHand``); the results are read back from the referee's
-own record of each table (its event log: ``HandOver``, ``TurnTimedOut``), not from what
-the bots believe.
+Fair by construction: every deal is played by every group of N of the E entrants (all of
+them when E == N), each group once in every rotation of its entrants over the seats, at
+tables the referee deals from the same seed (``CreateTableRequest.deal_seed``), so that
+each entrant holds every seat's cards of every deal it plays, every pair of entrants meets
+equally often, and no entrant is helped by the cards or by whom it is seated with.  Every
+move goes through the referee exactly as in real play (validated, recorded, exportable with
+``ExportHand``); the results are read back from the referee's own record of each table (its
+event log: ``HandOver``, ``TurnTimedOut``), not from what the bots believe.
 
 This module plays the schedule; ``arena_report`` turns the hands into ratings, rates with
 intervals and the JSON document.
@@ -23,6 +24,8 @@ import shutil
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +37,14 @@ from bhabhi_client.errors import RefereeError
 
 
 class ArenaUsageError(Exception):
-    """The league asked for cannot be played (an unknown entrant, a count of entrants that
-    does not fit the players): one line for the user, exit code 2."""
+    """The league asked for cannot be played (an unknown entrant, fewer entrants than
+    players, a league too long): one line for the user, exit code 2."""
+
+
+MAX_HANDS = 10_000
+"""The most hands a league may have.  The schedule grows as C(E, N) * N * D, so a few more
+entrants than seats multiply it fast (12 entrants on 6 seats: 5544 hands a deal); a league
+above this is refused before anything is played, rather than left running for days."""
 
 
 COMMAND = "cmd:"
@@ -99,14 +108,26 @@ def _entrant(word: str) -> tuple[str, str, tuple[str, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class Sitting:
-    """One table of the schedule: one deal in one rotation, one hand."""
+    """One table of the schedule: one deal, one group of entrants in one rotation, one
+    hand."""
 
     deal: int
     rotation: int
     seats: tuple[str, ...]
     """The entrant at each seat."""
     deal_seed: str
-    """The table's ``deal_seed``: the same for every rotation of a deal."""
+    """The table's ``deal_seed``: the same for every group and rotation of a deal."""
+    group: int = 0
+    """Which group of N entrants sits, in ``itertools.combinations`` order of the
+    entrants; always 0 when there are as many entrants as players."""
+
+    def bot_seed(self, seed: str, seat: int) -> str:
+        """The seed of the bot at ``seat``: distinct for every sitting and seat of the
+        league.  Group 0 keeps the form it had before leagues had groups, so that a league
+        of as many entrants as players plays exactly as it did."""
+        if self.group == 0:
+            return f"{seed}:{self.deal}:{self.rotation}:{seat}"
+        return f"{seed}:{self.deal}:g{self.group}:{self.rotation}:{seat}"
 
 
 def deal_seed(seed: str, deal: int) -> str:
@@ -114,17 +135,30 @@ def deal_seed(seed: str, deal: int) -> str:
     return f"{seed}:{deal}"
 
 
-def schedule(entrants: Sequence[Entrant], deals: int, seed: str) -> list[Sitting]:
-    """Deal after deal, every rotation ``r`` of the entrants over the seats (entrant ``i``
-    at seat ``(i + r) mod N``): the order the league is played and rated in."""
-    n = len(entrants)
+def league_hands(entrants: int, players: int, deals: int) -> int:
+    """The hands of a league's schedule: C(E, N) groups, each in N rotations, each deal."""
+    return comb(entrants, players) * players * deals
+
+
+def schedule(
+    entrants: Sequence[Entrant], deals: int, seed: str, players: int | None = None
+) -> list[Sitting]:
+    """Deal after deal, every group of ``players`` entrants (default: all of them; the
+    groups in ``itertools.combinations`` order), and every rotation ``r`` of the group over
+    the seats (the group's entrant ``i`` at seat ``(i + r) mod N``): the order the league
+    is played and rated in.  Every group of a deal is dealt the same cards, so each entrant
+    holds every seat's cards of each deal in every group it is in, and each pair of
+    entrants sits together in the same number of groups, C(E-2, N-2)."""
+    n = len(entrants) if players is None else players
+    groups = list(combinations(entrants, n))
     sittings = []
     for d in range(deals):
-        for r in range(n):
-            seats = [""] * n
-            for i, entrant in enumerate(entrants):
-                seats[(i + r) % n] = entrant.name
-            sittings.append(Sitting(d, r, tuple(seats), deal_seed(seed, d)))
+        for g, group in enumerate(groups):
+            for r in range(n):
+                seats = [""] * n
+                for i, entrant in enumerate(group):
+                    seats[(i + r) % n] = entrant.name
+                sittings.append(Sitting(d, r, tuple(seats), deal_seed(seed, d), g))
     return sittings
 
 
@@ -254,7 +288,7 @@ async def play_sitting(
                 client,
                 handle,
                 entrants[handle.name],
-                f"{seed}:{sitting.deal}:{sitting.rotation}:{handle.seat}",
+                sitting.bot_seed(seed, handle.seat),
                 think,
                 playouts,
             )
@@ -436,18 +470,19 @@ class Journal:
     league continues where it stopped.
 
     The first line says which league it is (ruleset, players, seed, entrants); each further
-    line names one finished hand's (deal, rotation), its table, and its bots' failures,
+    line names one finished hand's (deal, group, rotation), its table, and its bots'
+    failures,
     written as the hand ends.  The results themselves are read back from the referee's
     records of those tables (their event logs), as for a hand just played; a sitting the
     journal does not name (interrupted in the middle, or never reached) is played again
     from its deal seed at a new table, which deals it exactly the same cards.  The file
     holds no credential."""
 
-    def __init__(self, path: Path, league: dict[str, Any], done: dict[tuple[int, int], Any]):
+    def __init__(self, path: Path, league: dict[str, Any], done: dict[tuple[int, int, int], Any]):
         self.path = path
         self.league = league
         self.done = done
-        """Per (deal, rotation), the journal's line of its finished hand."""
+        """Per (deal, group, rotation), the journal's line of its finished hand."""
 
     @classmethod
     def open(cls, path: Path, league: dict[str, Any], *, seed_if_new: str) -> Journal:
@@ -474,12 +509,15 @@ class Journal:
             raise ArenaUsageError(
                 f"{path} is the journal of another league (not the same {', '.join(differs)})"
             )
-        done: dict[tuple[int, int], Any] = {}
+        done: dict[tuple[int, int, int], Any] = {}
         for number, line in enumerate(lines[1:], start=2):
             try:
                 entry = json.loads(line)
-                done[(int(entry["deal"]), int(entry["rotation"]))] = entry
-            except (ValueError, KeyError, TypeError):
+                # A line without a group is of a journal written before leagues had
+                # groups, whose only group was 0.
+                key = (int(entry["deal"]), int(entry.get("group", 0)), int(entry["rotation"]))
+                done[key] = entry
+            except (ValueError, KeyError, TypeError, AttributeError):
                 if number == len(lines):
                     break  # a last line cut short by a kill: that hand is played again
                 raise ArenaUsageError(f"{path}:{number}: not a line of an arena journal") from None
@@ -488,7 +526,7 @@ class Journal:
     async def replay(self, client: Client, sitting: Sitting) -> HandRecord | None:
         """The hand of ``sitting`` from the referee's records, if the journal says it was
         played (None: play it); one the referee no longer knows is played again."""
-        entry = self.done.get((sitting.deal, sitting.rotation))
+        entry = self.done.get((sitting.deal, sitting.group, sitting.rotation))
         if entry is None:
             return None
         table_id = str(entry["table_id"])
@@ -505,6 +543,7 @@ class Journal:
         """Record a finished hand (one whole line, flushed to the disk before it counts)."""
         entry = {
             "deal": record.sitting.deal,
+            "group": record.sitting.group,
             "rotation": record.sitting.rotation,
             "table_id": record.table_id,
             "notes": list(record.notes),

@@ -39,17 +39,30 @@ def page(doc: dict[str, Any], history: Sequence[dict[str, Rating]]) -> str:
     entrant's rating before the first hand and after each one (``rating_history``)."""
     names = [e["name"] for e in doc["entrants"]]
     colour = {name: COLOURS[i % len(COLOURS)] for i, name in enumerate(names)}
+    # With more entrants than players the page says so first: an entrant's hands are then
+    # fewer than the league's, and the crosstable differs from the entrants' own rates.
+    grouped = len(names) != doc["players"]
     title = (
-        f"Arena: {doc['rules']}, {doc['players']} players, {doc['deals']} deals, seed {doc['seed']}"
+        f"Arena: {doc['rules']}, {doc['players']} players"
+        f"{f', {len(names)} entrants' if grouped else ''}, {doc['deals']} deals, seed {doc['seed']}"
     )
+    if not grouped:
+        played = (
+            f"every deal in each of {doc['rotations']} rotations of the entrants over the seats"
+        )
+    else:
+        played = (
+            f"every deal played by each of the {doc['groups']} groups of {doc['players']} of "
+            f"the {len(names)} entrants, each group in {doc['rotations']} rotations over the "
+            "seats (so an entrant plays only some of the hands, and every pair meets as often)"
+        )
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
-        f"<p>{len(doc['hands'])} hands: every deal in each of {doc['rotations']} rotations "
-        f"of the entrants over the seats, dealt from the seed <code>{escape(doc['seed'])}"
+        f"<p>{len(doc['hands'])} hands: {played}, dealt from the seed <code>{escape(doc['seed'])}"
         ":DEAL</code>. Rating: openskill's Plackett-Luce model, the ordinal "
         "(mu − 3 sigma).</p>",
         "<h2>Entrants</h2>",
@@ -192,12 +205,13 @@ def _crosstable(cross: dict[str, dict[str, dict[str, Any]]], names: Sequence[str
 
 def _hands_table(hands: Sequence[dict[str, Any]]) -> str:
     rows = [
-        "<tr><th>deal</th><th>rotation</th><th>seats</th><th>Bhabhi</th><th>out in order</th>"
+        "<tr><th>deal</th><th>group</th><th>rotation</th><th>seats</th><th>Bhabhi</th>"
+        "<th>out in order</th>"
         "<th>table</th><th>hand seed</th></tr>"
     ]
     for h in hands:
         rows.append(
-            f"<tr><td>{h['deal']}</td><td>{h['rotation']}</td>"
+            f"<tr><td>{h['deal']}</td><td>{h['group']}</td><td>{h['rotation']}</td>"
             f"<td>{escape(', '.join(h['seats']))}</td><td>{escape(h['bhabhi'] or '—')}</td>"
             f"<td>{escape(', '.join(h['out_order']))}</td><td><code>{escape(h['table_id'])}"
             f"</code></td><td><code>{escape(h['hand_seed'])}</code></td></tr>"

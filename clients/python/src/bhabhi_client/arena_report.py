@@ -109,7 +109,8 @@ def _seats_of(hand: HandRecord, name: str) -> list[int]:
 
 
 def standings(entrants: Sequence[Entrant], hands: Sequence[HandRecord]) -> list[Standing]:
-    """Every entrant's standing, in the order the entrants were given."""
+    """Every entrant's standing, in the order the entrants were given: its figures over the
+    hands it sat in (with more entrants than seats, fewer than the league's)."""
     rated = ratings(entrants, hands)
     table = []
     for entrant in entrants:
@@ -138,7 +139,9 @@ def crosstable(
     entrants: Sequence[Entrant], hands: Sequence[HandRecord]
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """For each pair (A, B) of entrants, A's Bhabhi rate in the hands B sat in too, with
-    its interval: ``crosstable[A][B]``."""
+    its interval: ``crosstable[A][B]``.  With as many entrants as seats it is A's own rate;
+    with more, it says how A fares at the tables B is at, over the same number of hands for
+    every pair (each pair meets in as many groups)."""
     cross: dict[str, dict[str, dict[str, Any]]] = {}
     for a in entrants:
         row: dict[str, dict[str, Any]] = {}
@@ -168,6 +171,7 @@ def hand_entry(hand: HandRecord) -> dict[str, Any]:
     seats = hand.sitting.seats
     return {
         "deal": hand.sitting.deal,
+        "group": hand.sitting.group,
         "rotation": hand.sitting.rotation,
         "table_id": hand.table_id,
         "seats": list(seats),
@@ -202,6 +206,7 @@ def document(
         "deals": deals,
         "seed": seed,
         "rotations": len({s.rotation for s in sittings}),
+        "groups": len({s.group for s in sittings}),
         "rating_model": "openskill PlackettLuce, rating = ordinal (mu - 3 sigma)",
         "entrants": [
             {

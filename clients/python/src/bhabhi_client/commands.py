@@ -28,10 +28,13 @@ from tqdm import tqdm
 
 from bhabhi_client import __version__, arena_html
 from bhabhi_client.arena import (
+    MAX_HANDS,
     ArenaUsageError,
     Entrant,
     Journal,
+    Sitting,
     entrants_of,
+    league_hands,
     play_league,
     schedule,
 )
@@ -166,11 +169,12 @@ def register(subparsers: Subparsers) -> None:
     arena = subparsers.add_parser(
         "arena",
         help="a rated league between bots on duplicate deals, through a referee",
-        description="Play --deals deals in every rotation of the entrants over the seats "
-        "(one one-hand table each, dealt from the seed SEED:DEAL, so every entrant holds "
-        "every seat's cards of every deal once), rate the entrants (openskill), and print "
-        "their Bhabhi rates with 95% intervals. Without --target a referee is started in "
-        "this process. See docs/bots.md.",
+        description="Play --deals deals by every group of --players entrants, each group in "
+        "every rotation over the seats (one one-hand table each, dealt from the seed "
+        "SEED:DEAL, so every entrant holds every seat's cards of every deal it plays and "
+        "every pair meets equally often), rate the entrants (openskill), and print their "
+        "Bhabhi rates with 95% intervals. Without --target a referee is started in this "
+        "process. See docs/bots.md.",
     )
     arena.add_argument("--target", default=None, metavar="HOST:PORT", help="a running referee")
     arena.add_argument("--rules", default="bhabho", metavar="ID|FILE", help=RULES_HELP)
@@ -178,7 +182,7 @@ def register(subparsers: Subparsers) -> None:
         "--entrants",
         required=True,
         metavar="S1,S2,...",
-        help="one entrant per seat: a built-in strategy (repeats allowed: "
+        help="at least one entrant per seat: a built-in strategy (repeats allowed: "
         "heuristic,random,random) or a program, cmd:PROGRAM ARGS or NAME=cmd:PROGRAM ARGS, "
         "whose words may hold {target}, {table}, {token} and {seat} (no commas)",
     )
@@ -187,7 +191,8 @@ def register(subparsers: Subparsers) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="seats at each table (default: one per entrant, which is all this version plays)",
+        help="seats at each table (default: one per entrant); with fewer seats than "
+        "entrants, every group of N entrants plays every deal",
     )
     arena.add_argument("--deals", type=int, default=10, metavar="D", help="deals (default 10)")
     arena.add_argument(
@@ -500,14 +505,23 @@ def _arena(args: argparse.Namespace) -> int:
 def _arena_usage(args: argparse.Namespace) -> list[Entrant]:
     """The entrants, once the options make sense together (ArenaUsageError if not)."""
     entrants = entrants_of(args.entrants.split(","))
-    players = len(entrants) if args.players is None else args.players
-    if players != len(entrants):
+    players = _arena_players(args, entrants)
+    if players < 1:
+        raise ArenaUsageError(f"--players must be at least 1, not {players}")
+    if players > len(entrants):
         raise ArenaUsageError(
-            f"{len(entrants)} entrants for {players} players: this version seats every "
-            "entrant at every table, so give one entrant per player"
+            f"{len(entrants)} entrants for {players} players: every seat needs an entrant, "
+            f"so give at least {players}"
         )
     if args.deals < 1:
         raise ArenaUsageError(f"--deals must be at least 1, not {args.deals}")
+    hands = league_hands(len(entrants), players, args.deals)
+    if hands > MAX_HANDS:
+        raise ArenaUsageError(
+            f"{len(entrants)} entrants on {players} seats for {args.deals} deal(s) would be "
+            f"{hands} hands, more than the arena plays in one league ({MAX_HANDS}): "
+            "give fewer entrants or deals"
+        )
     if args.parallel < 1:
         raise ArenaUsageError(f"--parallel must be at least 1, not {args.parallel}")
     if args.turn_time == 0:
@@ -524,9 +538,14 @@ def _arena_usage(args: argparse.Namespace) -> list[Entrant]:
     return entrants
 
 
+def _arena_players(args: argparse.Namespace, entrants: Sequence[Entrant]) -> int:
+    """The seats at each table: ``--players``, or one per entrant."""
+    return len(entrants) if args.players is None else int(args.players)
+
+
 async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
-    players = len(entrants)
+    players = _arena_players(args, entrants)
     journal = None
     async with (
         _referee(args.target, many_tables=True) as target,
@@ -547,13 +566,10 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
         except ArenaUsageError as error:
             print(f"bhabhi: {error}", file=sys.stderr)
             return 2
-        sittings = schedule(entrants, args.deals, seed)
+        sittings = schedule(entrants, args.deals, seed, players)
         # The seed is published first: with it the league's every deal can be dealt again.
-        print(
-            f"{printable(rules_id)}, {players} players: {args.deals} deal(s) in "
-            f"{players} rotations, {len(sittings)} hands, seed {printable(seed)}",
-            flush=True,
-        )
+        heading = _arena_heading(rules_id, len(entrants), players, args.deals, sittings, seed)
+        print(heading, flush=True)
         bar = tqdm(
             total=len(sittings),
             unit="hand",
@@ -599,6 +615,23 @@ async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
             print(f"bhabhi: cannot write {name}: {error.strerror}", file=sys.stderr)
             return 1
     return 0
+
+
+def _arena_heading(
+    rules_id: str, entrants: int, players: int, deals: int, sittings: Sequence[Sitting], seed: str
+) -> str:
+    """The league's first line, what will be played: a league of as many entrants as
+    players has one group, which is not named (the line reads as it always has)."""
+    if entrants == players:
+        who, what = "", f"{deals} deal(s) in {players} rotations"
+    else:
+        groups = len({s.group for s in sittings})
+        who = f", {entrants} entrants"
+        what = f"{deals} deal(s), {groups} groups of {players} in {players} rotations"
+    return (
+        f"{printable(rules_id)}, {players} players{who}: {what}, {len(sittings)} hands, "
+        f"seed {printable(seed)}"
+    )
 
 
 def _advance(bar: tqdm[Any]) -> None:
