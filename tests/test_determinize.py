@@ -21,8 +21,8 @@ from test_voids import CASE_IDS, CASES, positions, random_step, unsound
 
 from referee.cards import cards_in
 from referee.engine.determinize import _deal, determinize, hidden_cards
-from referee.engine.hand import Hand
-from referee.engine.types import EngineError
+from referee.engine.hand import Hand, take_target
+from referee.engine.types import TAKE_HAND, EngineError, Verdict
 from referee.ruleset.model import Ruleset
 
 EVERY = 4
@@ -203,3 +203,37 @@ def test_a_draw_nobody_else_saw_is_drawn_afresh(name: str, rules: Ruleset) -> No
                     moved += sample.forced_lead != hand.forced_lead
                 checked += 1
     assert checked >= 20 and moved > 0, (checked, moved)
+
+
+def test_a_taken_hand_shows_the_card_its_holder_drew_unseen() -> None:
+    """B8 then B9: a seat takes the hand of one who drew from the waste pile unseen.  Its
+    guess drew some card of the pile; now it sees the real one, which the guess has in the
+    pile.  ``own=`` puts the guessed card back in the pile, the real one in the taker's
+    hand, and keeps the sample a legal hand the taker cannot tell from the real one."""
+    rules = load_rules("bhabho")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(400):
+        for hand in positions(rules, 3, seed):
+            if hand.is_over:
+                continue
+            for taker in range(3):
+                if hand.judge(taker, TAKE_HAND).verdict is Verdict.REFUSED:
+                    continue
+                target = take_target(hand.out, taker, hand.book.take_step)
+                drawn = [c for c, by in hand.unseen_draws.items() if by < 0]
+                if not any(hand.hands[target] >> c & 1 for c in drawn):
+                    continue
+                real = hand.copy(record=False)
+                real.apply(taker, TAKE_HAND)
+                guess = determinize(hand, taker, rng)
+                guess.apply(taker, TAKE_HAND)
+                sample = determinize(guess, taker, rng, own=real.hands[taker])
+                assert sample.hands[taker] == real.hands[taker]
+                assert sample.view(taker) == real.view(taker)
+                assert sample.waste.bit_count() == real.waste.bit_count()
+                assert unsound(sample) == []
+                checked += 1
+        if checked >= 5:
+            break
+    assert checked >= 5, checked

@@ -131,10 +131,10 @@ def _replay(hand: Hand, result: PlayoutResult) -> Hand:
     return twin
 
 
-def _check(hand: Hand, rng_seed: int, where: str) -> PlayoutResult:
+def _check(hand: Hand, rng_seed: int, where: str, *, greedy: bool = False) -> PlayoutResult:
     """Play on from ``hand`` and replay the playout through ``Hand``: they must agree."""
     before = _state(hand)
-    result = random_playout_from(hand, random.Random(rng_seed))
+    result = random_playout_from(hand, random.Random(rng_seed), greedy=greedy)
     assert _state(hand) == before, f"{where}: the playout changed the hand"
     twin = _replay(hand, result)
     assert twin.is_over, where
@@ -145,11 +145,12 @@ def _check(hand: Hand, rng_seed: int, where: str) -> PlayoutResult:
     assert hand.events is not None and twin.events is not None
     picked = sum(isinstance(e, PickedUp) for e in twin.events[len(hand.events) :])
     assert picked == result.pickups, where
-    assert random_playout_from(hand, random.Random(rng_seed)) == result, f"{where}: same seed"
+    again = random_playout_from(hand, random.Random(rng_seed), greedy=greedy)
+    assert again == result, f"{where}: same seed"
     return result
 
 
-def _positions(ref: str, players: int) -> set[str]:
+def _positions(ref: str, players: int, *, greedy: bool = False) -> set[str]:
     """Check the playout from ``POSITIONS`` positions; the kinds of position reached."""
     rules = rules_of(ref)
     seen: set[str] = set()
@@ -161,7 +162,7 @@ def _positions(ref: str, players: int) -> set[str]:
             with pytest.raises(EngineError, match="the hand is over"):
                 random_playout_from(hand, rng)
             continue
-        result = _check(hand, index, where)
+        result = _check(hand, index, where, greedy=greedy)
         seen |= kinds
         if result.draws:
             seen.add(DRAWS)
@@ -171,6 +172,49 @@ def _positions(ref: str, players: int) -> set[str]:
 @pytest.mark.parametrize(("ref", "players"), fast_cases())
 def test_playout_from_a_position_replays_through_hand(ref: str, players: int) -> None:
     _positions(ref, players)
+
+
+@pytest.mark.parametrize(("ref", "players"), fast_cases())
+def test_a_greedy_playout_replays_through_hand(ref: str, players: int) -> None:
+    _positions(ref, players, greedy=True)
+
+
+@pytest.mark.parametrize(
+    ("ref", "rule"),
+    [("discard", "highest"), ("pickup", "lowest"), ("bhabho", "duck")],
+)
+def test_a_greedy_follower_plays_by_its_rule(ref: str, rule: str) -> None:
+    """Greedy followers with a choice: the highest card (discard rules), the lowest where
+    the highest card leads next (P1, C8), under B6 the highest below the trick's high card
+    unless playing last; a player who cannot follow throws their highest card."""
+    rules = rules_of(ref)
+    checked = 0
+    for index in range(20):
+        hand = Hand(rules, 4, seed=f"greedy/{index}", dealer=index % 4)
+        result = random_playout_from(hand, random.Random(index), greedy=True)
+        twin = hand.copy()
+        twin.set_draws(result.draws)
+        for seat, code in result.actions:
+            trick = twin.trick_in_play()
+            if trick is not None and code >= 0:
+                strength = twin.book.strength
+                held = [c for c in range(52) if twin.hands[seat] >> c & 1]
+                led = [c for c in held if twin.book.suit[c] == twin.led_suit]
+                last = trick.played == len(trick.order) - 1
+                if not led:
+                    assert strength[code] == max(strength[c] for c in held), (index, seat)
+                elif len(led) > 1:
+                    powers = sorted(strength[c] for c in led)
+                    below = [p for p in powers if p < trick.high]
+                    want = {
+                        "highest": powers[-1],
+                        "lowest": powers[0],
+                        "duck": powers[-1] if last or not below else below[-1],
+                    }[rule]
+                    assert strength[code] == want, (index, seat, code)
+                    checked += 1
+            twin.apply(seat, action_of(code))
+    assert checked > 50, checked
 
 
 def test_every_kind_of_position_is_played_on_from() -> None:

@@ -91,19 +91,17 @@ def determinize(
     when they cannot all hold."""
     _check_seat(hand, seat)
     pool, fixed, pile_slots = _split(hand, seat)
+    waste = hand.waste
+    renamed: dict[Card, Card] = {}
     if own is not None and own != fixed[seat]:
-        if own.bit_count() != fixed[seat].bit_count() or own & ~(pool | fixed[seat]):
-            raise EngineError(
-                f"seat {seat} cannot be holding {', '.join(map(card_str, cards_in(own)))}"
-            )
-        pool = (pool | fixed[seat]) & ~own
+        pool, waste, renamed = _take_own(hand, seat, own, pool, fixed[seat])
         fixed[seat] = own
     players = hand.players
     masks = hand.book.suit_masks
     allow = [ALL_SUITS & ~v for v in hand.voids]
     for s, suits in (void_in or {}).items():
         allow[s] &= ~suits
-    pile = hand.waste
+    pile = waste
     for card, seen_by in hand.unseen_draws.items():
         if seen_by < 0 and not hand.hands[seat] >> card & 1:
             pile |= 1 << card
@@ -135,12 +133,11 @@ def determinize(
     # Each unseen draw ``seat`` cannot place becomes one of its holder's new cards of the
     # same kind (from the pile under B8, from the hidden cards under H14).
     draws: dict[Card, int] = {}
-    renamed: dict[Card, Card] = {}
     spare = [list(from_pile), list(dealt)]  # what is left to name as a draw
     for card, seen_by in hand.unseen_draws.items():
         holder = next(s for s in range(players) if hand.hands[s] >> card & 1)
         if holder == seat or seen_by == seat:
-            draws[card] = seen_by
+            draws[renamed.get(card, card)] = seen_by
             continue
         kind = spare[0 if seen_by < 0 else 1]
         new = rng.choice(list(cards_in(kind[holder])))
@@ -154,6 +151,34 @@ def determinize(
         forced_lead=renamed.get(hand.forced_lead, hand.forced_lead),
         draw_seed=rng.randbytes(16),
     )
+
+
+def _take_own(
+    hand: Hand, seat: int, own: int, pool: int, guessed: int
+) -> tuple[int, int, dict[Card, Card]]:
+    """(the hidden pool, the waste pile, the unseen draws renamed) once ``seat``'s hand is
+    ``own`` where the guess has ``guessed``: a hand it took (B9), whose cards it now sees.
+
+    The cards it sees come from the hidden pool, or from the waste pile where the hand it
+    took held a card drawn from the pile that nobody saw (B8): the guess drew another card
+    of the pile, which goes back to the pile, and the draw is the card the seat now sees."""
+    drawn = [
+        card
+        for card, seen_by in hand.unseen_draws.items()
+        if seen_by < 0 and guessed >> card & 1 and not own >> card & 1
+    ]
+    from_pile = own & hand.waste & ~(pool | guessed)
+    if (
+        own.bit_count() != guessed.bit_count()
+        or own & ~(pool | guessed | from_pile)
+        or from_pile.bit_count() > len(drawn)
+    ):
+        raise EngineError(
+            f"seat {seat} cannot be holding {', '.join(map(card_str, cards_in(own)))}"
+        )
+    renamed = dict(zip(drawn, cards_in(from_pile), strict=False))
+    back = sum(1 << card for card in renamed)
+    return (pool | guessed) & ~own & ~back, hand.waste & ~from_pile | back, renamed
 
 
 def _check_seat(hand: Hand, seat: int) -> None:

@@ -27,6 +27,8 @@ passed in), read only through ``random()``; a choice among ``n`` options takes o
   they take as often as a leader choosing uniformly would; then the leader chooses.  A take
   by the leader starts this round again.
 * A follower chooses uniformly among the cards they may play; one who must pick up does.
+* ``random_playout_from(..., greedy=True)`` only: followers and players who cannot follow
+  choose by a fixed rule of thumb (``_play``'s ``greedy``), drawing no random number.
 * ``random_playout_from`` only: a B8 draw from the waste pile takes a card by the same
   rule (``random_playout`` draws from the deal's draw stream, as ``Hand`` does).  From a
   position before a trick, the take round starts again from the leader's neighbour.
@@ -153,7 +155,9 @@ def random_playout(
     return _play(book, players, dealer, start, rnd, raw_seed, trace)
 
 
-def random_playout_from(hand: Hand, rng: random.Random, *, taking: bool = True) -> PlayoutResult:
+def random_playout_from(
+    hand: Hand, rng: random.Random, *, taking: bool = True, greedy: bool = False
+) -> PlayoutResult:
     """Play ``hand`` on from its current position to its end with random legal play, by
     the module's choice protocol, without changing it.
 
@@ -178,6 +182,11 @@ def random_playout_from(hand: Hand, rng: random.Random, *, taking: bool = True) 
     its model of how the others play on, and random players who take a neighbour's hand as
     often as they lead a card (which people do not) would teach it that taking a large
     hand is safe, since somebody soon takes it back.
+
+    ``greedy=True``: the players follow and throw by a fixed rule of thumb instead of at
+    random (``_play``'s ``greedy``); leads stay random.  A search's model of players who
+    try not to be the Bhabhi: random followers shed their high cards no sooner than their
+    low ones, which teaches a search that a high card kept is no danger.
     """
     book = hand.book
     _check_fast(book)
@@ -222,7 +231,9 @@ def random_playout_from(hand: Hand, rng: random.Random, *, taking: bool = True) 
         hand.trump,
         trick,
     )
-    return _play(book, hand.players, hand.dealer, start, rng.random, None, None, taking=taking)
+    return _play(
+        book, hand.players, hand.dealer, start, rng.random, None, None, taking=taking, greedy=greedy
+    )
 
 
 def _check_fast(book: RuleBook) -> None:
@@ -277,8 +288,13 @@ def _play(
     trace: list[TraceEntry] | None,
     *,
     taking: bool = True,
+    greedy: bool = False,
 ) -> PlayoutResult:
     """The one loop of both playouts: from ``start`` to the end of the hand.
+
+    ``greedy``: a follower with a choice plays by ``_follow_greedily`` and a player who
+    cannot follow (discard, tochoo) throws their highest card, as ``HeuristicBot`` does,
+    instead of choosing at random; no random number is drawn for those choices.
 
     B8 draws come from ``Stream(draw_seed, DRAW_LABEL)`` as ``Hand`` draws them, or, with
     no ``draw_seed``, from ``rnd`` by the choice protocol.
@@ -310,6 +326,10 @@ def _play(
     two_left_loses = book.two_left_pickup_loses
     max_tricks = book.max_tricks
     dead_check = detects_dead_positions(book)  # as Hand's deadpos.dead_position_check
+    # greedy: under P1 the follower keeps out of the next lead (its lowest card where the
+    # highest leads next, C8); under B6 it ducks below the high card unless it plays last.
+    follow_low = pickup_when_void and complete_high
+    ducking = tochoo_ends and tochoo_by_high and not pickup_when_void
 
     hands = start.hands
     out = start.out
@@ -420,10 +440,15 @@ def _play(
             if following:
                 count = following.bit_count()
                 if count > 1:
-                    choice = int(rnd() * count)
-                    while choice:
-                        following &= following - 1
-                        choice -= 1
+                    if greedy:
+                        following = _follow_greedily(
+                            following, strength, high, follow_low, ducking and seat != to_play[-1]
+                        )
+                    else:
+                        choice = int(rnd() * count)
+                        while choice:
+                            following &= following - 1
+                            choice -= 1
                 bit = following & -following
                 card = bit.bit_length() - 1
                 hand ^= bit
@@ -443,12 +468,15 @@ def _play(
                 picker = seat
                 break
             else:
-                choice = int(rnd() * hand.bit_count())
-                rest = hand
-                while choice:
-                    rest &= rest - 1
-                    choice -= 1
-                bit = rest & -rest
+                if greedy:
+                    bit = _highest(hand, strength)
+                else:
+                    choice = int(rnd() * hand.bit_count())
+                    rest = hand
+                    while choice:
+                        rest &= rest - 1
+                        choice -= 1
+                    bit = rest & -rest
                 card = bit.bit_length() - 1
                 hand ^= bit
                 hands[seat] = hand
@@ -562,6 +590,47 @@ def _play(
         actions=tuple(actions),
         draws=tuple(draws),
     )
+
+
+def _highest(cards: int, strength: tuple[int, ...]) -> int:
+    """The bit of the strongest card of a non-empty bitmask (the lowest id on a tie)."""
+    best, best_power = 0, -1
+    while cards:
+        bit = cards & -cards
+        power = strength[bit.bit_length() - 1]
+        if power > best_power:
+            best, best_power = bit, power
+        cards ^= bit
+    return best
+
+
+def _follow_greedily(
+    following: int, strength: tuple[int, ...], high: int, lowest: bool, duck: bool
+) -> int:
+    """The bit of the card a greedy follower plays of the led suit (``following``, two
+    cards or more): its lowest when ``lowest``; with ``duck``, its highest card below the
+    trick's ``high``, or its highest if every card is above; else its highest.  As
+    ``HeuristicBot`` follows, without its estimates of who else follows."""
+    if lowest:
+        best, best_power = 0, 1 << 30
+        while following:
+            bit = following & -following
+            power = strength[bit.bit_length() - 1]
+            if power < best_power:
+                best, best_power = bit, power
+            following ^= bit
+        return best
+    if duck:
+        below = 0
+        rest = following
+        while rest:
+            bit = rest & -rest
+            if strength[bit.bit_length() - 1] < high:
+                below |= bit
+            rest ^= bit
+        if below:
+            return _highest(below, strength)
+    return _highest(following, strength)
 
 
 def _ring(out: list[bool], step: int) -> list[int]:

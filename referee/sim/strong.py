@@ -6,8 +6,9 @@ position whose hidden cards are one guess consistent with everything the seat ha
 draws from it fresh *determinizations* (the hidden cards dealt afresh among the other
 seats, each keeping its hand size, the cards everyone saw it pick up, and the voids it
 showed: ``referee.engine.determinize``), and in each world plays every legal move of its
-own followed by a random playout to the end of the hand.  The move whose playouts make it
-the Bhabhi least often is played.  Every move is tried in the same worlds with the same
+own followed by a playout to the end of the hand (random leads, greedy follows:
+``play_on``).  The move whose playouts make it the Bhabhi least often is played, of those
+the one that gets it away soonest.  Every move is tried in the same worlds with the same
 playout generator, so that the comparison between moves is not drowned by the luck of the
 worlds (common random numbers).
 
@@ -52,12 +53,20 @@ def loses(outcome: Outcome, seat: int) -> bool:
     return outcome.bhabhi == seat
 
 
-def play_on(hand: Hand, rng: random.Random) -> Outcome:
-    """The end of ``hand`` (a copy of its position, which is not changed) under random play
-    in which nobody takes a hand (``random_playout_from``'s ``taking``): the fast playout
-    where the rules allow it, else ``play_hand`` with random bots that never take."""
+def place(outcome: Outcome, seat: int) -> int:
+    """How soon the seat got away (0 first); every seat still in at the end, the Bhabhi
+    among them, after the last who got away."""
+    order = outcome.out_order
+    return order.index(seat) if seat in order else len(order)
+
+
+def play_on(hand: Hand, rng: random.Random, *, greedy: bool = True) -> Outcome:
+    """The end of ``hand`` (a copy of its position, which is not changed) under play in
+    which nobody takes a hand (``random_playout_from``'s ``taking``) and, with ``greedy``,
+    everyone follows by rule of thumb (its ``greedy``): the fast playout where the rules
+    allow it, else ``play_hand`` with random bots that never take."""
     if hand.book.fast_playout:
-        return random_playout_from(hand, rng, taking=False).outcome
+        return random_playout_from(hand, rng, taking=False, greedy=greedy).outcome
     world = play_hand(hand.copy(record=False), [NeverTakeBot()] * hand.players, rng)
     assert world.outcome is not None
     return world.outcome
@@ -171,7 +180,10 @@ class Shadow:
             raise ShadowLost(f"no guess shows what the table showed after seat {seat}'s {action}")
         own = mask_of(view.hand)
         if own != hand.hands[self.seat]:
-            hand = determinize(hand, self.seat, self.rng, own=own)
+            try:
+                hand = determinize(hand, self.seat, self.rng, own=own)
+            except EngineError as error:
+                raise ShadowLost(f"the guess cannot hold the seat's own cards: {error}") from None
         return hand
 
     def _guess(
@@ -252,6 +264,8 @@ class StrongBot:
     playouts: int = DEFAULT_PLAYOUTS
     think: float | None = None
     """Seconds a decision may take at most (None: only ``playouts`` bounds it)."""
+    greedy: bool = True
+    """Playouts in which the others follow by rule of thumb (``play_on``), not at random."""
     shadow: Shadow | None = field(default=None, init=False)
     searched: int = field(default=0, init=False)
     """Worlds played in the last decision (for the bench and tests)."""
@@ -289,6 +303,7 @@ class StrongBot:
         seat = view.seat
         assert seat is not None
         losses = [0] * len(candidates)
+        places = [0] * len(candidates)
         deadline = None if think is None else time.perf_counter() + think
         worlds = 0
         while worlds < self.playouts:
@@ -298,13 +313,16 @@ class StrongBot:
                 trial = world.copy(record=False)
                 if candidate is not None:
                     trial.apply(seat, candidate)
-                outcome = trial.outcome or play_on(trial, random.Random(playout_seed))
+                outcome = trial.outcome or play_on(
+                    trial, random.Random(playout_seed), greedy=self.greedy
+                )
                 losses[index] += loses(outcome, seat)
+                places[index] += place(outcome, seat)
             worlds += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.searched = worlds
-        best = min(range(len(candidates)), key=lambda i: (losses[i], i))
+        best = min(range(len(candidates)), key=lambda i: (losses[i], places[i], i))
         return candidates[best]
 
 

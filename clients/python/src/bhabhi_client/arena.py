@@ -123,8 +123,8 @@ class Sitting:
 
     def bot_seed(self, seed: str, seat: int) -> str:
         """The seed of the bot at ``seat``: distinct for every sitting and seat of the
-        league.  Group 0 keeps the form it had before leagues had groups, so that a league
-        of as many entrants as players plays exactly as it did."""
+        league.  Group 0's names no group: a league of as many entrants as players (one
+        group) seeds its bots ``seed:deal:rotation:seat``."""
         if self.group == 0:
             return f"{seed}:{self.deal}:{self.rotation}:{seat}"
         return f"{seed}:{self.deal}:g{self.group}:{self.rotation}:{seat}"
@@ -471,8 +471,7 @@ class Journal:
 
     The first line says which league it is (ruleset, players, seed, entrants); each further
     line names one finished hand's (deal, group, rotation), its table, and its bots'
-    failures,
-    written as the hand ends.  The results themselves are read back from the referee's
+    failures, written as the hand ends.  The results themselves are read back from the referee's
     records of those tables (their event logs), as for a hand just played; a sitting the
     journal does not name (interrupted in the middle, or never reached) is played again
     from its deal seed at a new table, which deals it exactly the same cards.  The file
@@ -513,8 +512,7 @@ class Journal:
         for number, line in enumerate(lines[1:], start=2):
             try:
                 entry = json.loads(line)
-                # A line without a group is of a journal written before leagues had
-                # groups, whose only group was 0.
+                # "group" is optional in a journal's line: without it, group 0.
                 key = (int(entry["deal"]), int(entry.get("group", 0)), int(entry["rotation"]))
                 done[key] = entry
             except (ValueError, KeyError, TypeError, AttributeError):
