@@ -35,8 +35,8 @@ GOAL = 0.15
 DEALS = {3: 20, 4: 8, 5: 6}
 """Deals a league by players, unless told: 60, 32 and 30 hands."""
 PLAYOUTS = 50
-"""Worlds a decision: as strong as 200 in the measurements of docs/bots.md, at a quarter
-of the time."""
+"""Worlds a decision: as strong as 100 or 150 (docs/bots.md, "How strong it is"), at a
+half or a third of the time."""
 SEED = "strength"
 TURN_TIME = 60.0
 """The tables' clock: far above a decision's time, so that it never plays for a bot."""
