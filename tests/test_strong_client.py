@@ -34,6 +34,25 @@ async def test_the_strong_strategy_follows_the_stream(rules_id: str) -> None:
     assert strong.searched > 0
 
 
+@run_async
+async def test_a_guess_the_view_disagrees_with_is_drawn_afresh() -> None:
+    """H25: whether a challenged tochoo was false hangs on hidden cards, so the guess may
+    show another outcome than the table did; the strategy draws it afresh from the last
+    guess the view agreed with, and searches on instead of falling back (this deal, with
+    these seeds and 10 worlds a decision, has such a challenge)."""
+    async with referee() as ref, Client(f"127.0.0.1:{ref.port}") as client:
+        table = await client.create_table("pagat-getaway", 3, hands=1, deal_seed="redraw:3")
+        profile = RulesProfile.from_yaml((await client.get_ruleset("pagat-getaway")).yaml)
+        strong = StrongStrategy(profile, think=None, playouts=10)
+        await asyncio.gather(
+            run_bot(client, table.table_id, "strong", strong, seed=1),
+            run_bot(client, table.table_id, "h1", "heuristic", seed=2),
+            run_bot(client, table.table_id, "h2", "heuristic", seed=3),
+        )
+    assert strong.redrawn >= 1
+    assert strong.fell_back == 0
+
+
 def test_the_budget_is_a_time_or_a_number_of_worlds_or_both() -> None:
     """``--think`` bounds a decision's seconds, ``--playouts`` its worlds; with worlds alone
     there is no time bound but the table's clock, so that the bot's play depends on its seed

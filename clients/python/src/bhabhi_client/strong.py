@@ -13,8 +13,10 @@ which).  An action is handed to the search once the events it caused are in (the
 action's first event, or the moment this seat must decide), so that a draw it made is
 known before it is applied.  Before each decision the guess is checked against the seat's
 view: its own cards are taken as they are (a hand it took), and where the guess shows
-another table than the view does (a rule whose outcome the search could not tell from
-the events), the search gives up for that hand and the heuristic bot plays on.
+another table than the view does (an outcome that hung on hidden cards, such as whether a
+challenged tochoo was false, H25), the guess is drawn afresh from the last one the view
+agreed with and the actions since are applied to it again, until one shows what the view
+shows; if none does, the search gives up for that hand and the heuristic bot plays on.
 
 The time per move is ``think`` seconds, and never more than the table's clock leaves
 (less a margin for the network): the best move found by then is played.
@@ -35,6 +37,7 @@ from bhabhi_client.rules import RulesProfile
 try:
     from referee.cards import Card, mask_of, parse_card
     from referee.engine.determinize import determinize
+    from referee.engine.hand import Hand
     from referee.engine.types import Action, EngineError
     from referee.ruleset.model import Ruleset
     from referee.sim.strong import Shadow, ShadowLost, StrongBot
@@ -45,6 +48,8 @@ DEFAULT_THINK = 1.0
 """Seconds a move, unless told: the issue's budget on this machine."""
 CLOCK_MARGIN = 0.3
 """Seconds kept back from the table's clock for the network and the answer."""
+REDRAWS = 64
+"""Guesses drawn afresh for a view the guess does not agree with, before giving up."""
 MANY = 1 << 30
 """No bound on the worlds a decision plays but its time."""
 
@@ -82,6 +87,12 @@ class StrongStrategy:
         """When the table's clock for this seat runs out (this process's monotonic time)."""
         self.seen = -1
         """The seq of the last stream item observed."""
+        self.redrawn = 0
+        """Decisions whose guess was drawn afresh to agree with the view (for the tests)."""
+        self._agreed: Hand | None = None
+        """A copy of the guess when the seat's view last agreed with it (or the deal)."""
+        self._since: list[tuple[int, Action, tuple[Card, ...]]] = []
+        """The actions handed to the search since ``_agreed``, to apply again."""
         self.searched = 0
         """Decisions made by searching (with more than one choice)."""
         self.fell_back = 0
@@ -124,6 +135,7 @@ class StrongStrategy:
                 )
             except ShadowLost:
                 self.core.shadow = None
+            self._checkpoint()
         elif kind == "waste_drawn" and item.waste_drawn.card:
             self._drawn.append(parse_card(item.waste_drawn.card))
         elif kind == "card_drawn" and item.card_drawn.card:
@@ -138,6 +150,14 @@ class StrongStrategy:
         seat, action = self._pending
         drawn, self._pending, self._drawn = tuple(self._drawn), None, []
         self.core.observe(seat, action, drawn)
+        self._since.append((seat, action, drawn))
+
+    def _checkpoint(self) -> None:
+        """The guess as it stands is one the view agreed with: the point to draw it afresh
+        from."""
+        shadow = None if self.core is None else self.core.shadow
+        self._agreed = None if shadow is None else shadow.hand.copy(record=False)
+        self._since = []
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -146,8 +166,11 @@ class StrongStrategy:
             return self.fallback.choose(view, rng)
         self._flush()
         shadow = self.core.shadow
-        if shadow is not None and not self._agrees(view):
+        if shadow is not None and not self._agrees(view) and not self._redrawn(view):
             self.core.shadow = shadow = None
+        shadow = self.core.shadow
+        if shadow is not None:
+            self._checkpoint()
         if shadow is None:
             self.fell_back += 1
             return self.fallback.choose(view, rng)
@@ -158,6 +181,27 @@ class StrongStrategy:
             budget = clock if budget is None else min(budget, clock)
         action = self.core.search(shadow.hand.view(view.seat), rng, budget)
         return None if action is None else parse_action(str(action))
+
+    def _redrawn(self, view: pb.SeatView) -> bool:
+        """Draw the guess afresh from the last one the view agreed with, and apply the
+        actions since to it again, until one agrees with ``view`` (False if none does
+        in ``REDRAWS``): the shadow is then that guess."""
+        assert self.core is not None and self.core.shadow is not None
+        if self._agreed is None:
+            return False
+        seat, rng = self.core.shadow.seat, self.core.shadow.rng
+        for _ in range(REDRAWS):
+            try:
+                trial = Shadow(determinize(self._agreed, seat, rng), seat, rng)
+                for actor, action, drawn in self._since:
+                    trial.observe(actor, action, drawn)
+            except (ShadowLost, EngineError):
+                continue
+            self.core.shadow = trial
+            if self._agrees(view):
+                self.redrawn += 1
+                return True
+        return False
 
     def _agrees(self, view: pb.SeatView) -> bool:
         """Put the guess's own cards right, then: does it show the table the view shows?"""
