@@ -183,7 +183,7 @@ class RefereeServer:
         left = None if grace is None else max(0.0, grace - (time.monotonic() - began))
         stops = [self.server.stop(left)]  # a health Watch may still hold it up to the grace
         if self.web_endpoint is not None:
-            stops.append(self.web_endpoint.stop())
+            stops.append(self.web_endpoint.stop(left))
         await asyncio.gather(*stops)
         if self.housekeeping is not None:
             self.housekeeping.cancel()
@@ -295,7 +295,7 @@ async def _create(
     except BaseException:
         try:
             if web_endpoint is not None:
-                await web_endpoint.stop()
+                await web_endpoint.stop(0)
             await referee.stop()
         finally:
             await _close(endpoint)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -249,7 +250,7 @@ class WebEndpoint:
 
     @classmethod
     async def start(
-        cls, app: WebApp, sock: socket.socket, *, tls: Tls | None = None, grace: float = 5.0
+        cls, app: WebApp, sock: socket.socket, *, tls: Tls | None = None
     ) -> WebEndpoint:
         """Serve ``app`` on ``sock`` (from ``listen``), which is closed if that fails."""
         config = uvicorn.Config(
@@ -260,7 +261,6 @@ class WebEndpoint:
             access_log=False,
             proxy_headers=False,  # the referee reads x-forwarded-for itself, when told to
             server_header=False,
-            timeout_graceful_shutdown=max(1, round(grace)),
             ssl_certfile=str(tls.cert) if tls is not None else None,
             ssl_keyfile=str(tls.key) if tls is not None else None,
             ssl_ca_certs=str(tls.client_ca) if tls and tls.client_ca else None,
@@ -278,8 +278,12 @@ class WebEndpoint:
         endpoint._loop = asyncio.ensure_future(server.main_loop())
         return endpoint
 
-    async def stop(self) -> None:
-        """Stop listening, let the calls being answered finish (up to the grace), close."""
+    async def stop(self, grace: float | None) -> None:
+        """Stop listening, let the calls being answered finish (up to ``grace`` seconds;
+        None: as long as they take), then cancel what is left and close."""
+        # uvicorn counts whole seconds: a call may have up to one more than the grace.
+        seconds = None if grace is None else math.ceil(max(grace, 0.0))
+        self.server.config.timeout_graceful_shutdown = seconds
         self.server.should_exit = True
         if self._loop is not None:
             with contextlib.suppress(asyncio.CancelledError):
