@@ -50,9 +50,10 @@ unit: setup
 	$(BIN)/pytest -q -n 2
 
 # The main job: the referee on 127.0.0.1:50051 with its SQLite store in var/, and its
-# Prometheus metrics at http://127.0.0.1:9464/metrics.
+# Prometheus metrics at http://127.0.0.1:9464/metrics, and the API for browsers (Connect,
+# gRPC-Web) at http://127.0.0.1:8080/.
 run: setup
-	$(BIN)/bhabhi serve --metrics-port 9464
+	$(BIN)/bhabhi serve --metrics-port 9464 --web-port 8080
 
 # The engine, the referee against a gRPC echo, then 1, 2 and 3 replicas on PostgreSQL
 # (skipped with a message when no PostgreSQL answers at BHABHI_BENCH_POSTGRES), then the

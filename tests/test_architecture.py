@@ -168,6 +168,28 @@ RULES = [
         set(),
     ),
     (
+        "the web port translates HTTP only: it calls the gRPC layer's handlers, never the use "
+        "cases, the engine or the store",
+        "referee",
+        "referee.server.web",
+        {
+            "referee.server.table",
+            "referee.server.store",
+            "referee.engine",
+            "referee.ruleset",
+            "referee.server.service",
+            "referee.server.messages",
+        },
+        set(),
+    ),
+    (
+        "the use cases know nothing of HTTP or of the web port",
+        "referee",
+        "referee.server.table",
+        {"referee.server.web", "connectrpc", "uvicorn"},
+        set(),
+    ),
+    (
         "storage knows records, not tables, games or gRPC",
         "referee",
         "referee.server.store",

@@ -29,7 +29,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 
 from referee.reasons import Reason
-from referee.server import guard
+from referee.server import guard, web
 from referee.server.errors import Refusal
 from referee.server.limits import Limits
 from referee.server.observe import Metrics, MetricsEndpoint, why_not_listening
@@ -167,6 +167,8 @@ class RefereeServer:
         """Counted whether or not they are served: tests read ``metrics.registry``."""
         self.drain = drain if drain is not None else Drain(self.metrics)
         self.metrics_endpoint: MetricsEndpoint | None = None
+        self.web_endpoint: web.WebEndpoint | None = None
+        """The Connect and gRPC-Web API for browsers (``--web-port``), if served."""
 
     async def stop(self, grace: float | None = 5.0) -> None:
         """Drain, then stop: report NOT_SERVING, end the event streams, refuse new calls
@@ -179,7 +181,10 @@ class RefereeServer:
         if grace:
             await self.drain.settle(grace - (time.monotonic() - began))
         left = None if grace is None else max(0.0, grace - (time.monotonic() - began))
-        await self.server.stop(left)  # a health Watch may still hold it up to the grace
+        stops = [self.server.stop(left)]  # a health Watch may still hold it up to the grace
+        if self.web_endpoint is not None:
+            stops.append(self.web_endpoint.stop(left))
+        await asyncio.gather(*stops)
         if self.housekeeping is not None:
             self.housekeeping.cancel()
         try:
@@ -204,11 +209,14 @@ async def create_server(
     metrics_address: tuple[str, int] | None = None,
     keep_finished: float = KEEP_FINISHED,
     reuse_port: bool = False,
+    web_address: tuple[str, int] | None = None,
 ) -> tuple[RefereeServer, int]:
     """Start a referee on ``address``; return it and the port bound (for ``:0``).
 
     With ``metrics_address`` (host, port; port 0: a free one), Prometheus metrics are
-    served over HTTP at ``/metrics`` there too (``running.metrics_endpoint.port``).
+    served over HTTP at ``/metrics`` there too (``running.metrics_endpoint.port``).  With
+    ``web_address`` (host, port; port 0: a free one), the same services are served to
+    browsers over the Connect protocol and gRPC-Web there (``running.web_endpoint.port``).
 
     The port is the referee's alone unless ``reuse_port``: grpc sets SO_REUSEPORT by
     default, and a second referee on a port in use would start as if all were well, the
@@ -216,6 +224,40 @@ async def create_server(
     ("cannot listen on ADDRESS: the port is in use"), found before the metrics port is
     opened, and that before the store is."""
     _check_port(address, reuse_port)
+    web_socket = web.listen(*web_address) if web_address is not None else None
+    try:
+        return await _create(
+            address,
+            web_socket,
+            store,
+            db,
+            test_mode,
+            allow_register,
+            tls,
+            limits,
+            metrics_address,
+            keep_finished,
+            reuse_port,
+        )
+    except BaseException:
+        if web_socket is not None:
+            web_socket.close()
+        raise
+
+
+async def _create(
+    address: str,
+    web_socket: socket.socket | None,
+    store: Store | None,
+    db: str | Path | None,
+    test_mode: bool,
+    allow_register: bool,
+    tls: Tls | None,
+    limits: Limits | None,
+    metrics_address: tuple[str, int] | None,
+    keep_finished: float,
+    reuse_port: bool,
+) -> tuple[RefereeServer, int]:
     if store is None:
         store = open_store(db)  # a postgresql:// URL, or a SQLite file (default var/)
     limits = limits or Limits()
@@ -233,6 +275,7 @@ async def create_server(
     except BaseException:
         await _close(endpoint)
         raise
+    web_endpoint: web.WebEndpoint | None = None
     try:
         server = grpc.aio.server(
             options=[
@@ -242,34 +285,52 @@ async def create_server(
             ]
         )
         drain = Drain(metrics)
-        health_servicer = await _add_services(server, referee, metrics, drain)
+        services = _servicers(referee, metrics, drain)
+        health_servicer = await _add_services(server, services, metrics)
         port = _listen(server, address, tls, reuse_port)
+        if web_socket is not None:
+            web_app = web.app(services, refuse, metrics, limits.max_message_bytes)
+            web_endpoint = await web.WebEndpoint.start(web_app, web_socket, tls=tls)
         await server.start()
     except BaseException:
         try:
+            if web_endpoint is not None:
+                await web_endpoint.stop(0)
             await referee.stop()
         finally:
             await _close(endpoint)
         raise
     running = RefereeServer(server, referee, health_servicer, metrics, drain)
     running.metrics_endpoint = endpoint
+    running.web_endpoint = web_endpoint
     running.housekeeping = asyncio.ensure_future(_collect_garbage())
     return running, port
 
 
+Servicers = dict[str, tuple[ServiceDescriptor, SimpleNamespace]]
+"""Each service's descriptor and its methods as ``Drain.counted`` gives them, by name."""
+
+
+def _servicers(referee: Referee, metrics: Metrics, drain: Drain) -> Servicers:
+    """The referee's three services, their calls counted by ``drain``: the one set of
+    servicers both the gRPC port and the web port serve."""
+    services = pb.DESCRIPTOR.services_by_name
+    return {
+        name: (services[name], drain.counted(servicer, services[name]))
+        for name, servicer in (
+            ("RulesetService", RulesetService(referee, metrics)),
+            ("TableService", TableService(referee, metrics)),
+            ("PlayService", PlayService(referee, metrics)),
+        )
+    }
+
+
 async def _add_services(
-    server: grpc.aio.Server, referee: Referee, metrics: Metrics, drain: Drain
+    server: grpc.aio.Server, services: Servicers, metrics: Metrics
 ) -> health.aio.HealthServicer:
-    """The referee's three services (their calls counted by ``drain``), health (every
-    service SERVING) and reflection."""
-    services = pb.DESCRIPTOR.services_by_name  # bytes that do not decode are refused:
-    for name, servicer in (
-        ("RulesetService", RulesetService(referee, metrics)),
-        ("TableService", TableService(referee, metrics)),
-        ("PlayService", PlayService(referee, metrics)),
-    ):
-        service = services[name]
-        guard.add_service(server, service, drain.counted(servicer, service), refuse, metrics)
+    """The referee's three services, health (every service SERVING) and reflection."""
+    for service, servicer in services.values():  # bytes that do not decode are refused
+        guard.add_service(server, service, servicer, refuse, metrics)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *SERVICE_NAMES):
@@ -394,8 +455,11 @@ async def serve(
     metrics_port: int = 0,
     keep_finished: float = KEEP_FINISHED,
     reuse_port: bool = False,
+    web_host: str = "127.0.0.1",
+    web_port: int | None = None,
 ) -> None:
-    """Run the referee until SIGTERM or SIGINT; ``metrics_port`` 0: no metrics endpoint."""
+    """Run the referee until SIGTERM or SIGINT; ``metrics_port`` 0: no metrics endpoint;
+    ``web_port`` None: no web endpoint (0: a free port, printed)."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     running, bound = await create_server(
         f"{host}:{port}",
@@ -407,10 +471,14 @@ async def serve(
         metrics_address=(metrics_host, metrics_port) if metrics_port else None,
         keep_finished=keep_finished,
         reuse_port=reuse_port,
+        web_address=(web_host, web_port) if web_port is not None else None,
     )
     mode = " (TEST MODE: explicit deals allowed)" if test_mode else ""
     shown = describe_store(db)  # a URL's password stays hidden
     print(f"bhabhi referee listening on {host}:{bound} (store {shown}){mode}", flush=True)
+    site = running.web_endpoint
+    if site is not None:
+        print(f"web API (Connect, gRPC-Web) on http://{web_host}:{site.port}/", flush=True)
     endpoint = running.metrics_endpoint
     log.info(
         "referee started",
@@ -419,6 +487,7 @@ async def serve(
             "store": shown,
             "test_mode": test_mode,
             "metrics": endpoint.url if endpoint is not None else None,
+            "web": f"{web_host}:{site.port}" if site is not None else None,
         },
     )
     stop = asyncio.Event()

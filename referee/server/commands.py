@@ -75,6 +75,11 @@ def _port(text: str) -> int:
     return value
 
 
+def _web_port(text: str) -> int | None:
+    """A port, or nothing (the empty default: no web endpoint)."""
+    return _port(text) if text.strip() else None
+
+
 def _message_bytes(text: str) -> int:
     value = _count(text)
     if value < 1024:
@@ -305,6 +310,18 @@ def register(subparsers: Subparsers) -> None:
         default=os.environ.get("BHABHI_TLS_CLIENT_CA"),
         help="require client certificates signed by this CA (mutual TLS)",
     )
+    page = serve.add_argument_group("the web endpoint")
+    _option(
+        page,
+        "--web-port",
+        "BHABHI_WEB_PORT",
+        "",
+        "serve the referee's API to browsers on this port too, over the Connect protocol and "
+        "gRPC-Web (HTTP/1.1), beside gRPC and on the same tables; 0: a free one (printed)",
+        shown="not served",
+        type=_web_port,
+    )
+    _option(page, "--web-host", "BHABHI_WEB_HOST", "127.0.0.1", "where to serve the web endpoint")
     observe = serve.add_argument_group("metrics and logs")
     _option(
         observe,
@@ -409,6 +426,8 @@ def _serve(args: argparse.Namespace) -> int:
                 metrics_port=args.metrics_port,
                 keep_finished=args.keep_finished,
                 reuse_port=args.reuse_port,
+                web_host=args.web_host,
+                web_port=args.web_port,
             )
         )
     except OSError as error:

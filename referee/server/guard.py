@@ -88,15 +88,20 @@ def handlers(
 
 
 def _decoder(request_type: type[Message]) -> Callable[[bytes], Message | Undecodable]:
-    name = request_type.DESCRIPTOR.full_name
-
     def decode(data: bytes) -> Message | Undecodable:
-        try:
-            return request_type.FromString(data)
-        except (DecodeError, RuntimeError, ValueError) as error:
-            return Undecodable(name, " ".join(str(error).split()) or type(error).__name__)
+        return decoded(request_type, data)
 
     return decode
+
+
+def decoded(request_type: type[Message], data: bytes) -> Message | Undecodable:
+    """``data`` as a ``request_type`` message, or what it is when it is not one (the web
+    port decodes its requests here too)."""
+    try:
+        return request_type.FromString(data)
+    except (DecodeError, RuntimeError, ValueError) as error:
+        name = request_type.DESCRIPTOR.full_name
+        return Undecodable(name, " ".join(str(error).split()) or type(error).__name__)
 
 
 def _refusal(request: Undecodable) -> Refusal:
