@@ -198,7 +198,7 @@ def test_a_greedy_follower_plays_by_its_rule(ref: str, rule: str) -> None:
             trick = twin.trick_in_play()
             if trick is not None and code >= 0:
                 strength = twin.book.strength
-                held = [c for c in range(52) if twin.hands[seat] >> c & 1]
+                held = list(cards_in(twin.hands[seat]))
                 led = [c for c in held if twin.book.suit[c] == twin.led_suit]
                 last = trick.played == len(trick.order) - 1
                 if not led:

@@ -604,6 +604,18 @@ def _highest(cards: int, strength: tuple[int, ...]) -> int:
     return best
 
 
+def _lowest(cards: int, strength: tuple[int, ...]) -> int:
+    """The bit of the weakest card of a non-empty bitmask (the lowest id on a tie)."""
+    best, best_power = 0, 1 << 30
+    while cards:
+        bit = cards & -cards
+        power = strength[bit.bit_length() - 1]
+        if power < best_power:
+            best, best_power = bit, power
+        cards ^= bit
+    return best
+
+
 def _follow_greedily(
     following: int, strength: tuple[int, ...], high: int, lowest: bool, duck: bool
 ) -> int:
@@ -612,14 +624,7 @@ def _follow_greedily(
     trick's ``high``, or its highest if every card is above; else its highest.  As
     ``HeuristicBot`` follows, without its estimates of who else follows."""
     if lowest:
-        best, best_power = 0, 1 << 30
-        while following:
-            bit = following & -following
-            power = strength[bit.bit_length() - 1]
-            if power < best_power:
-                best, best_power = bit, power
-            following ^= bit
-        return best
+        return _lowest(following, strength)
     if duck:
         below = 0
         rest = following
@@ -655,14 +660,8 @@ def _first_leader(book: RuleBook, hands: list[int], players: int, dealer: int) -
         for hand in hands:
             held |= hand
         held &= book.suit_masks[book.suit[card]]
-        best = -1
-        while held:
-            low = held & -held
-            candidate = low.bit_length() - 1
-            if best < 0 or book.strength[candidate] > book.strength[best]:
-                best = candidate
-            held ^= low
-        if best >= 0:
+        if held:
+            best = _highest(held, book.strength).bit_length() - 1
             seat = next(s for s in range(players) if hands[s] >> best & 1)
             return seat, best
     seat = (dealer + book.step) % players

@@ -540,7 +540,7 @@ def _arena_usage(args: argparse.Namespace) -> list[Entrant]:
 
 def _arena_players(args: argparse.Namespace, entrants: Sequence[Entrant]) -> int:
     """The seats at each table: ``--players``, or one per entrant."""
-    return len(entrants) if args.players is None else int(args.players)
+    return len(entrants) if args.players is None else args.players
 
 
 async def _arena_main(args: argparse.Namespace, entrants: list[Entrant]) -> int:
@@ -621,7 +621,7 @@ def _arena_heading(
     rules_id: str, entrants: int, players: int, deals: int, sittings: Sequence[Sitting], seed: str
 ) -> str:
     """The league's first line, what will be played: a league of as many entrants as
-    players has one group, which is not named (the line reads as it always has)."""
+    players has one group, which the line does not name."""
     if entrants == players:
         who, what = "", f"{deals} deal(s) in {players} rotations"
     else:

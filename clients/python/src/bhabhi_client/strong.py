@@ -165,15 +165,13 @@ class StrongStrategy:
         if self.core is None:
             return self.fallback.choose(view, rng)
         self._flush()
+        if self.core.shadow is not None and not (self._agrees(view) or self._redrawn(view)):
+            self.core.shadow = None
         shadow = self.core.shadow
-        if shadow is not None and not self._agrees(view) and not self._redrawn(view):
-            self.core.shadow = shadow = None
-        shadow = self.core.shadow
-        if shadow is not None:
-            self._checkpoint()
         if shadow is None:
             self.fell_back += 1
             return self.fallback.choose(view, rng)
+        self._checkpoint()
         self.searched += 1
         budget = self.think
         if self._deadline is not None:
