@@ -78,6 +78,14 @@ class Reason(StrEnum):
     still running."""
     ANALYSIS_TOO_COSTLY = "analysis_too_costly"
     """The analysis used up its CPU time."""
+    # --- bots already connected ------------------------------------------------------------
+    BAD_BOT_KEY = "bad_bot_key"
+    """A bot key too short or too long, or with a space or a character that is not printable
+    ASCII."""
+    BOT_NOT_WAITING = "bot_not_waiting"
+    """HandSeat named a key no bot waits under on this referee."""
+    BOT_ALREADY_WAITING = "bot_already_waiting"
+    """AwaitSeats named a key another bot waits under already."""
 
 
 ENGINE_REASONS = frozenset(

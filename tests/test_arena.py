@@ -466,6 +466,78 @@ async def test_an_external_entrant_plays_its_seat_with_the_credential_it_is_give
         assert any(step["seat"] == 1 for step in case["steps"])  # the program played seat 1
 
 
+CONNECTED_KEY = "connected-bot-key-0001"
+
+
+def test_connected_entrants_are_named_by_their_label_and_their_key_is_written_nowhere() -> None:
+    entrants = entrants_of([f"mine=bot:{CONNECTED_KEY}", f"bot:{CONNECTED_KEY}x", "random"])
+    assert [(e.name, e.strategy) for e in entrants] == [
+        ("mine", "bot"),
+        ("bot", "bot"),
+        ("random", "random"),
+    ]
+    assert [e.bot_key for e in entrants] == [CONNECTED_KEY, CONNECTED_KEY + "x", ""]
+    for bad in ("bot:short", "x=bot:", f"bot:{CONNECTED_KEY} spaced"):
+        with pytest.raises(ArenaUsageError, match="a bot key is 16 to 128"):
+            entrants_of([bad])
+
+
+@run_async
+async def test_a_connected_bot_is_handed_its_seat_and_plays_it() -> None:
+    [heuristic, connected, rand] = entrants_of(["heuristic", f"far=bot:{CONNECTED_KEY}", "random"])
+    entrants = {e.name: e for e in (heuristic, connected, rand)}
+    sitting = Sitting(0, 0, (heuristic.name, connected.name, rand.name), "far:0")
+    async with referee() as ref, Client(ref.target, timeout=30) as client:
+        # The bot, started on its own as its author would, waits for one seat.
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bhabhi_client",
+            "bot",
+            "--target",
+            ref.target,
+            "--await-key",
+            CONNECTED_KEY,
+            "--max-seats",
+            "1",
+            "--strategy",
+            "random",
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert bot.stdout is not None
+        assert (await bot.stdout.readline()).decode().startswith("waiting for seats at")
+        # A clock the bot's start-up cannot run out (it is no test of speed).
+        hand = await play_sitting(client, "bhabho", sitting, entrants, seed="c", turn_time=60)
+        out, _ = await bot.communicate()
+        assert bot.returncode == 0
+        assert hand.crashes == (False, False, False), hand.notes
+        assert hand.timeouts == (0, 0, 0)
+        assert hand.termination != "ABANDONED" and hand.hand_seed == "far:0:0"
+        case = yaml.safe_load(await client.export_hand(hand.table_id, 0))
+        assert any(step["seat"] == 1 for step in case["steps"])  # the bot played seat 1
+    lines = out.decode().splitlines()
+    assert lines[0] == f"far: seat 1 of table {hand.table_id}"
+    assert lines[1].startswith(f"table {hand.table_id}: far (seat 1): 1 hand(s)")
+
+
+@run_async
+async def test_a_connected_bot_that_is_not_waiting_is_played_on_by_the_clock_and_counted() -> None:
+    [connected] = entrants_of([f"bot:{CONNECTED_KEY}"])
+    entrants: dict[str, Entrant | Strategy] = {
+        "heuristic": Entrant("heuristic", "heuristic"),
+        "random": Entrant("random", "random"),
+        connected.name: connected,
+    }
+    sitting = Sitting(0, 0, ("heuristic", connected.name, "random"), "gone:0")
+    async with referee() as ref, Client(ref.target, timeout=30) as client:
+        hand = await play_sitting(
+            client, "bhabho", sitting, entrants, seed="g", turn_time=0.1, stop_grace=0.5
+        )
+    assert hand.crashes == (False, True, False)
+    assert hand.notes[1] == "not connected: no bot waits under its key"
+    assert hand.timeouts[1] > 0
+
+
 class Crashing:
     """A strategy that fails the first time it is asked."""
 

@@ -1035,3 +1035,50 @@ async def test_a_challenge_with_no_trick_to_challenge_is_refused() -> None:
         challenge = pb.Action(kind=pb.ACTION_KIND_CHALLENGE)
         metadata = await illegal(p0, challenge, Code.FAILED_PRECONDITION, "action_not_allowed")
         assert "AS" in metadata["legal_actions"]
+
+
+# --- bots already connected ------------------------------------------------------------------
+
+BOT_KEY = "a-key-of-twenty-chars"
+
+
+@run_async
+@covers("bad_bot_key", "bot_not_waiting", "bot_already_waiting", "unauthenticated")
+async def test_handing_a_seat_and_waiting_for_one_refuse_bad_keys_and_strangers() -> None:
+    async with referee(test_mode=True) as ref:
+        seated = await seat_table(ref, "bhabho", 4)
+        p1 = seated.players[1]
+
+        def hand(key: str, md: Metadata = ()) -> Callable[[Metadata], Any]:
+            request = pb.HandSeatRequest(table_id=seated.table_id, bot_key=key)
+            return lambda more: ref.tables.HandSeat(request, metadata=md + more)
+
+        def wait(key: str) -> Callable[[Metadata], Any]:
+            async def call(md: Metadata) -> Any:
+                stream: Any = ref.tables.AwaitSeats(pb.AwaitSeatsRequest(bot_key=key), metadata=md)
+                return await stream.read()
+
+            return call
+
+        for key in (
+            "",
+            "x" * 15,
+            "x" * 129,
+            "sixteen chars ok",
+            "sixteen-chars-\u00e9k",
+            "a\tb" * 8,
+        ):
+            refusal = await refused(wait(key), Code.INVALID_ARGUMENT, "bad_bot_key")
+            assert "16 to 128" in refusal.metadata["message"]
+            await refused(hand(key, p1.md), Code.INVALID_ARGUMENT, "bad_bot_key")
+        await refused(hand(BOT_KEY, p1.md), Code.FAILED_PRECONDITION, "bot_not_waiting")
+        waiting: Any = ref.tables.AwaitSeats(pb.AwaitSeatsRequest(bot_key=BOT_KEY))
+        assert (await waiting.read()).HasField("waiting")
+        await refused(wait(BOT_KEY), Code.ALREADY_EXISTS, "bot_already_waiting")
+        # Only a seat's holder hands it: a stranger, without or with a wrong credential.
+        await refused(hand(BOT_KEY), Code.UNAUTHENTICATED, "unauthenticated")
+        # Nothing reached the waiting bot: the first seat it is handed is the next message.
+        await hand(BOT_KEY, p1.md)(())
+        offer = (await waiting.read()).seat
+        assert (offer.table_id, offer.seat, offer.seat_token) == (seated.table_id, 1, p1.token)
+        waiting.cancel()

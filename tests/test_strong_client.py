@@ -40,7 +40,7 @@ async def test_a_guess_the_view_disagrees_with_is_drawn_afresh() -> None:
     show another outcome than the table did; the strategy draws it afresh from the last
     guess the view agreed with, and searches on instead of falling back (this deal, with
     these seeds and 10 worlds a decision, has such a challenge)."""
-    async with referee() as ref, Client(f"127.0.0.1:{ref.port}") as client:
+    async with referee() as ref, Client(f"127.0.0.1:{ref.port}", timeout=30) as client:
         table = await client.create_table("pagat-getaway", 3, hands=1, deal_seed="redraw:3")
         profile = RulesProfile.from_yaml((await client.get_ruleset("pagat-getaway")).yaml)
         strong = StrongStrategy(profile, think=None, playouts=10)

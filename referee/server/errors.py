@@ -346,6 +346,25 @@ MESSAGES: dict[Reason, tuple[Status, str, str, str]] = {
         "Wszystkie miejsca na analizy są zajęte (najwyżej {limit} naraz, jedna na klienta);"
         " ponów za {retry_ms} ms.",
     ),
+    Reason.BAD_BOT_KEY: (
+        Status.INVALID_ARGUMENT,
+        "A bot key is {shortest} to {longest} printable ASCII characters without spaces.",
+        "Ein Bot-Schlüssel hat {shortest} bis {longest} druckbare ASCII-Zeichen ohne Leerzeichen.",
+        "Klucz bota ma od {shortest} do {longest} drukowalnych znaków ASCII bez spacji.",
+    ),
+    Reason.BOT_NOT_WAITING: (
+        Status.FAILED_PRECONDITION,
+        "No bot waits under this key on this referee; start the bot first.",
+        "Unter diesem Schlüssel wartet bei diesem Schiedsrichter kein Bot; starte zuerst den Bot.",
+        "Żaden bot nie czeka pod tym kluczem u tego sędziego; najpierw uruchom bota.",
+    ),
+    Reason.BOT_ALREADY_WAITING: (
+        Status.ALREADY_EXISTS,
+        "Another bot waits under this key already; stop it, or choose another key.",
+        "Unter diesem Schlüssel wartet schon ein anderer Bot; beende ihn oder wähle einen"
+        " anderen Schlüssel.",
+        "Pod tym kluczem czeka już inny bot; zatrzymaj go albo wybierz inny klucz.",
+    ),
     Reason.ANALYSIS_TOO_COSTLY: (
         Status.RESOURCE_EXHAUSTED,
         "The analysis took more than {limit} s of the referee's time; ask for fewer hands or"

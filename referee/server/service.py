@@ -327,6 +327,31 @@ class TableService(_Servicer, rpc.TableServiceServicer):
         table = await self.referee.start_table(request.table_id, _token(context))
         return pb.StartTableResponse(table=table_message(self.referee, table))
 
+    async def AwaitSeats(
+        self, request: pb.AwaitSeatsRequest, context: Context
+    ) -> AsyncIterator[pb.AwaitSeatsResponse]:
+        try:
+            async for offer in self.referee.await_seats(request.bot_key, client=self.peer(context)):
+                if offer is None:
+                    yield pb.AwaitSeatsResponse(waiting=pb.Waiting())
+                    continue
+                yield pb.AwaitSeatsResponse(
+                    seat=pb.SeatOffer(
+                        table_id=offer.table_id,
+                        seat=offer.seat,
+                        seat_token=offer.seat_token,
+                        ruleset_id=offer.ruleset_id,
+                        player_name=offer.player_name,
+                    )
+                )
+        except Refusal as refusal:
+            await self.refuse(context, "AwaitSeats", refusal, "")
+
+    @_refusals
+    async def HandSeat(self, request: pb.HandSeatRequest, context: Context) -> pb.HandSeatResponse:
+        table = await self.referee.hand_seat(request.table_id, _token(context), request.bot_key)
+        return pb.HandSeatResponse(table=table_message(self.referee, table))
+
 
 class PlayService(_Servicer, rpc.PlayServiceServicer):
     @_refusals

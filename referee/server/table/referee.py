@@ -45,6 +45,7 @@ from referee.server.table.rulesets import HostedRuleset, Rulesets, players_refus
 from referee.server.table.state import FINISHED, OPEN, PLAYING, Table, table_config
 from referee.server.table.trial import try_on_copy
 from referee.server.table.validation import RulesetChecker
+from referee.server.table.waiting import SeatOffer, WaitingBots, checked_key
 
 KEEP_FINISHED = 600.0
 """Seconds a finished table stays in memory after its last event (then only in the store)."""
@@ -87,6 +88,7 @@ class Referee:
         self.follower = Follower(self.ledger, self.clocks, clock, self._spawn)
         self.checker = RulesetChecker(self.limits)
         self.analyst = Analyst(self.limits)
+        self.waiting = WaitingBots()
         self.ledger.on_change.append(self.clocks.arm)
         self._tasks: set[asyncio.Task[None]] = set()
         self._housekeeper: asyncio.Task[None] | None = None
@@ -137,6 +139,7 @@ class Referee:
         self.closing = True
         self.follower.closing = True
         self.clocks.stop(list(self.tables.values()))  # a draining referee plays for nobody
+        self.waiting.drain()
         for table in self.tables.values():
             async with table.changed:
                 table.changed.notify_all()
@@ -571,6 +574,33 @@ class Referee:
             finally:
                 table.watchers -= 1
 
+    # --- bots already connected ---------------------------------------------------------
+
+    async def await_seats(self, key: str, *, client: str = "") -> AsyncIterator[SeatOffer | None]:
+        """Wait under ``key`` for the seats handed to it (``waiting.WaitingBots.wait``);
+        counted against ``client``'s address as a spectator's event stream is."""
+        checked_key(key)
+        with self.gate.stream(f"spectator:{client}"):
+            async for offer in self.waiting.wait(key):
+                yield offer
+
+    async def hand_seat(self, table_id: str, token: str | None, key: str) -> Table:
+        """Hand the credential's seat to the bot waiting under ``key``."""
+        checked_key(key)
+        table = await self.get_table(table_id)
+
+        async def attempt() -> int:
+            seat = access.seat_of(table, token)
+            if table.status == FINISHED:
+                raise Refusal(Reason.TABLE_NOT_PLAYING)
+            return seat
+
+        seat = await self.ledger.locked(table, attempt)
+        assert token is not None  # seat_of refused it otherwise
+        name = table.seats[seat].player_name
+        self.waiting.hand(key, SeatOffer(table_id, seat, token, table.rules.id, name))
+        return table
+
     async def export(self, table_id: str, hand_number: int) -> str:
         table = await self.get_table(table_id, fresh=True)
         if not 0 <= hand_number < len(table.hand_seeds):
@@ -626,6 +656,7 @@ class Referee:
             if table.status == FINISHED and now - last >= self.keep_finished:
                 self.tables.pop(table_id, None)
                 self.gate.forget_table(table)
+                self.waiting.forget_table(table_id, table.seat_count)
 
     async def _close_idle(self, table: Table, now: float) -> None:
         if table.status == OPEN and now - table.last_at >= self.limits.open_table_seconds:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -32,7 +33,14 @@ from typing import Any
 from bhabhi.referee.v1 import referee_pb2 as pb
 
 from bhabhi_client.bots import Strategy, make_strategy, run_bot
-from bhabhi_client.client import Client, SeatHandle, event_kind
+from bhabhi_client.client import (
+    LONGEST_BOT_KEY,
+    SHORTEST_BOT_KEY,
+    Client,
+    SeatHandle,
+    event_kind,
+    valid_bot_key,
+)
 from bhabhi_client.errors import RefereeError
 
 
@@ -50,6 +58,10 @@ above this is refused before anything is played, rather than left running for da
 COMMAND = "cmd:"
 """An external entrant's prefix: ``cmd:PROGRAM ARGS``, or ``NAME=cmd:PROGRAM ARGS``."""
 
+BOT = "bot:"
+"""A bot already connected: ``bot:KEY`` or ``NAME=bot:KEY``, the secret key it waits under
+(``bhabhi bot --await-key KEY``); each of its seats is handed to it (``HandSeat``)."""
+
 PLACEHOLDERS = ("{target}", "{table}", "{token}", "{seat}")
 """What an external entrant's words may hold, replaced at each table: the referee's
 address, the table's id, the seat's credential and its number."""
@@ -64,6 +76,8 @@ class Entrant:
     """A built-in strategy's name, or an external entrant's ``cmd:PROGRAM ARGS``."""
     command: tuple[str, ...] = ()
     """An external entrant's program and arguments (placeholders not yet replaced)."""
+    bot_key: str = ""
+    """A connected bot's key (its ``strategy`` is ``bot``: the key is written nowhere)."""
 
 
 def entrants_of(words: Sequence[str]) -> list[Entrant]:
@@ -73,22 +87,33 @@ def entrants_of(words: Sequence[str]) -> list[Entrant]:
     seen: Counter[str] = Counter()
     entrants = []
     for word in words:
-        base, strategy, command = _entrant(word.strip())
-        seen[base] += 1
-        count = seen[base]
-        entrants.append(Entrant(base if count == 1 else f"{base}#{count}", strategy, command))
+        entrant = _entrant(word.strip())
+        seen[entrant.name] += 1
+        count = seen[entrant.name]
+        if count > 1:
+            entrant = dataclasses.replace(entrant, name=f"{entrant.name}#{count}")
+        entrants.append(entrant)
     return entrants
 
 
-def _entrant(word: str) -> tuple[str, str, tuple[str, ...]]:
-    """(name, strategy, command) of one entrant of ``--entrants``."""
+def _entrant(word: str) -> Entrant:
+    """One entrant of ``--entrants``, named by its label, program or strategy."""
     if not word:
         raise ArenaUsageError("an empty entrant in --entrants")
     label, sign, rest = word.partition("=")
-    if sign and rest.startswith(COMMAND) and label and COMMAND not in label:
+    labelled = rest.startswith((COMMAND, BOT)) and COMMAND not in label and BOT not in label
+    if sign and label and labelled:
         word = rest
     else:
         label = ""
+    if word.startswith(BOT):
+        key = word[len(BOT) :]
+        if not valid_bot_key(key):
+            raise ArenaUsageError(
+                f"entrant {label or 'bot'!r}: a bot key is {SHORTEST_BOT_KEY} to "
+                f"{LONGEST_BOT_KEY} printable ASCII characters without spaces"
+            )
+        return Entrant(label or "bot", "bot", bot_key=key)
     if word.startswith(COMMAND):
         try:
             command = tuple(shlex.split(word[len(COMMAND) :]))
@@ -98,12 +123,12 @@ def _entrant(word: str) -> tuple[str, str, tuple[str, ...]]:
             raise ArenaUsageError(f"entrant {word!r} names no program")
         if shutil.which(command[0]) is None:
             raise ArenaUsageError(f"entrant {word!r}: no program {command[0]!r} found")
-        return label or Path(command[0]).name, word, command
+        return Entrant(label or Path(command[0]).name, word, command)
     try:
         make_strategy(word)
     except ValueError as error:
         raise ArenaUsageError(f"unknown entrant: {error}") from None
-    return word, word, ()
+    return Entrant(word, word)
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +403,9 @@ async def _play_seat(
     elif entrant.command:
         await _run_program(client.target, handle, entrant.command)
         return
+    elif entrant.bot_key:
+        await _hand_seat(handle, entrant.bot_key)
+        return
     else:
         strategy = entrant.strategy
     await run_bot(
@@ -391,6 +419,18 @@ async def _play_seat(
         think=think,
         playouts=playouts,
     )
+
+
+async def _hand_seat(handle: SeatHandle, bot_key: str) -> None:
+    """Give a seat to the connected bot waiting under ``bot_key``; an error if none waits
+    (the seat is then played by its clock).  The bot plays on by itself: what it fails to
+    do shows in the table's log as the seat's timeouts."""
+    try:
+        await handle.hand_to(bot_key)
+    except RefereeError as error:
+        if error.reason != "bot_not_waiting":
+            raise
+        raise ArenaBotError("not connected: no bot waits under its key") from None
 
 
 async def _run_program(target: str, handle: SeatHandle, command: Sequence[str]) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from types import TracebackType
@@ -47,6 +47,17 @@ This matches the referee's own settings (it pings at the same rate and accepts p
 5 s, ``grpc.http2.min_ping_interval_without_data_ms``).  A server that accepts fewer pings answers
 with GOAWAY ``too_many_pings``, which the event stream survives by reconnecting.
 """
+
+SHORTEST_BOT_KEY: Final = 16
+LONGEST_BOT_KEY: Final = 128
+
+
+def valid_bot_key(key: str) -> bool:
+    """Whether a bot may wait under ``key`` (``AwaitSeats``: 16 to 128 printable ASCII
+    characters, no spaces), checked here so that a typo is told before anything is played."""
+    printable = all("!" <= ch <= "~" for ch in key)
+    return printable and SHORTEST_BOT_KEY <= len(key) <= LONGEST_BOT_KEY
+
 
 WATCH_RECONNECT_CODES: Final = frozenset(
     {
@@ -398,6 +409,46 @@ class Client:
                 )
             await asyncio.sleep(self._delay(failures))
 
+    async def await_seats(
+        self, bot_key: str, *, on_waiting: Callable[[], None] | None = None
+    ) -> AsyncGenerator[SeatHandle]:
+        """Wait under ``bot_key`` for the seats handed to this bot (``HandSeat``), each as
+        a handle, for as long as the caller reads (docs/referee.md, "Seats for bots already
+        connected").  A wait that drops (the referee draining or restarting, the connection
+        lost) is taken up again, and so is ``bot_already_waiting`` right after a drop,
+        while the referee has not yet heard that the old wait is gone.  ``on_waiting`` is
+        called each time the referee says the bot is waiting: seats handed before that may
+        not have reached it."""
+        request = pb.AwaitSeatsRequest(bot_key=bot_key)
+        failures = 0
+        while True:
+            call = self.tables_stub.AwaitSeats(request, metadata=self._metadata(None))
+            try:
+                async for item in call:
+                    if item.HasField("waiting"):
+                        failures = 0
+                        if on_waiting is not None:
+                            on_waiting()
+                        continue
+                    offer = item.seat
+                    yield SeatHandle(
+                        self, offer.table_id, offer.seat, offer.seat_token, offer.player_name
+                    )
+            except grpc.RpcError as rpc_error:
+                error = self.error(rpc_error)
+                dropped = error.code in WATCH_RECONNECT_CODES
+                if not dropped and error.reason != "bot_already_waiting":
+                    raise error from None
+            finally:
+                call.cancel()
+            failures += 1
+            if failures > self.reconnect_attempts:
+                raise RefereeError(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"the referee keeps ending the wait for seats ({failures} times)",
+                )
+            await asyncio.sleep(self._delay(failures))
+
     def _delay(self, attempt: int) -> float:
         return float(min(self.backoff * 2 ** (attempt - 1), 2.0))
 
@@ -450,6 +501,16 @@ class SeatHandle:
         response = await self.client._call(
             self.client.tables_stub.LeaveTable,
             pb.LeaveTableRequest(table_id=self.table_id),
+            self.token,
+        )
+        return response.table
+
+    async def hand_to(self, bot_key: str) -> pb.Table:
+        """Give this seat to the bot waiting under ``bot_key``: it receives the seat's
+        credential (which this handle keeps), or ``bot_not_waiting`` is raised."""
+        response = await self.client._call(
+            self.client.tables_stub.HandSeat,
+            pb.HandSeatRequest(table_id=self.table_id, bot_key=bot_key),
             self.token,
         )
         return response.table

@@ -40,9 +40,17 @@ from bhabhi_client.arena import (
 )
 from bhabhi_client.arena_report import document, rating_history, standings, terminal_table
 from bhabhi_client.bots import STRATEGIES, BotResult, run_bot
-from bhabhi_client.client import Client, SeatHandle, StreamItem
+from bhabhi_client.client import (
+    LONGEST_BOT_KEY,
+    SHORTEST_BOT_KEY,
+    Client,
+    SeatHandle,
+    StreamItem,
+    valid_bot_key,
+)
 from bhabhi_client.errors import RefereeError
 from bhabhi_client.game import BOT_NAMES, GameOptions, play_game
+from bhabhi_client.handed import SeatPlayed, play_handed_seats
 from bhabhi_client.house import RulesetFileError, host_ruleset_file, names_a_file
 from bhabhi_client.transcript import Narrator, Style, printable
 
@@ -68,7 +76,15 @@ def register(subparsers: Subparsers) -> None:
         "until the session is over; deals once every seat is taken.",
     )
     bot.add_argument("--target", required=True, metavar="HOST:PORT", help="the referee")
-    bot.add_argument("--table", required=True, metavar="ID", help="the table's id")
+    seats = bot.add_mutually_exclusive_group(required=True)
+    seats.add_argument("--table", metavar="ID", help="the table's id")
+    seats.add_argument(
+        "--await-key",
+        type=_bot_key,
+        metavar="KEY",
+        help="wait under this secret key (16-128 characters) for seats handed to the bot "
+        "(bhabhi arena's NAME=bot:KEY), and play each, until stopped",
+    )
     bot.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
     bot.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
     bot.add_argument("--playouts", type=_worlds, default=None, metavar="N", help=PLAYOUTS_HELP)
@@ -76,6 +92,13 @@ def register(subparsers: Subparsers) -> None:
     bot.add_argument("--seat", type=int, default=None, metavar="S", help="a particular seat")
     bot.add_argument("--token", default=None, help="the credential of a seat taken earlier")
     bot.add_argument("--seed", default=None, help="seed of the bot's choices (any text)")
+    bot.add_argument(
+        "--max-seats",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --await-key: stop waiting after N seats, once they are played",
+    )
     bot.add_argument("--verbose", action="store_true", help="print every event")
     bot.set_defaults(func=_bot)
 
@@ -184,7 +207,9 @@ def register(subparsers: Subparsers) -> None:
         metavar="S1,S2,...",
         help="at least one entrant per seat: a built-in strategy (repeats allowed: "
         "heuristic,random,random) or a program, cmd:PROGRAM ARGS or NAME=cmd:PROGRAM ARGS, "
-        "whose words may hold {target}, {table}, {token} and {seat} (no commas)",
+        "whose words may hold {target}, {table}, {token} and {seat} (no commas), or a bot "
+        "already connected, bot:KEY or NAME=bot:KEY, waiting under KEY (bhabhi bot "
+        "--await-key KEY)",
     )
     arena.add_argument(
         "--players",
@@ -258,6 +283,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _bot_key(text: str) -> str:
+    if not valid_bot_key(text):
+        raise argparse.ArgumentTypeError(
+            f"a bot key is {SHORTEST_BOT_KEY} to {LONGEST_BOT_KEY} printable ASCII characters "
+            "without spaces"
+        )
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``bhabhi-client``: the same commands, for an install without the referee."""
     parser = argparse.ArgumentParser(
@@ -305,6 +339,8 @@ def _bot(args: argparse.Namespace) -> int:
 
 
 async def _bot_main(args: argparse.Namespace) -> int:
+    if args.await_key is not None:
+        return await _handed_bot_main(args)
     name = args.name or f"{args.strategy}-bot"
     style = Style.for_stream(sys.stdout)
     narrator = Narrator(style=style)
@@ -338,6 +374,38 @@ async def _bot_main(args: argparse.Namespace) -> int:
             playouts=args.playouts,
         )
     print(_summary(result), flush=True)
+    return 0
+
+
+async def _handed_bot_main(args: argparse.Namespace) -> int:
+    """``bhabhi bot --await-key``: a line when the bot waits, one per seat handed, one per
+    seat played."""
+
+    def waiting() -> None:
+        print(f"waiting for seats at {args.target}", flush=True)
+
+    def seat(handle: SeatHandle) -> None:
+        print(f"{handle.name}: seat {handle.seat} of table {handle.table_id}", flush=True)
+
+    def played(seat: SeatPlayed) -> None:
+        if seat.result is not None:
+            print(f"table {seat.handle.table_id}: {_summary(seat.result)}", flush=True)
+        else:
+            print(f"table {seat.handle.table_id}: {printable(str(seat.error))}", flush=True)
+
+    async with Client(args.target) as client:
+        await play_handed_seats(
+            client,
+            args.await_key,
+            args.strategy,
+            seed=args.seed,
+            think=args.think,
+            playouts=args.playouts,
+            max_seats=args.max_seats,
+            on_waiting=waiting,
+            on_seat=seat,
+            on_played=played,
+        )
     return 0
 
 
