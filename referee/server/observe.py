@@ -85,7 +85,9 @@ class Metrics:
             registry=self.registry,
         )
         self.streams = Gauge(
-            "bhabhi_streams", "WatchTable streams open now.", registry=self.registry
+            "bhabhi_streams",
+            "Event streams (WatchTable) and waits of bots (AwaitSeats) open now.",
+            registry=self.registry,
         )
         # The process's CPU, memory, file descriptors and collector passes: read at scrape
         # time only, and the first thing to look at when the latency above grows.
