@@ -482,6 +482,18 @@ def test_connected_entrants_are_named_by_their_label_and_their_key_is_written_no
             entrants_of([bad])
 
 
+def test_a_bot_waits_only_under_a_good_key_and_counts_seats_only_then(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv, says in [
+        (["--await-key", "short"], "a bot key is 16 to 128"),
+        (["--await-key", CONNECTED_KEY, "--max-seats", "0"], "at least 1"),
+        (["--table", "T", "--max-seats", "2"], "--max-seats goes with --await-key"),
+    ]:
+        assert main(["bot", "--target", "127.0.0.1:1", *argv]) == 2
+        assert says in capsys.readouterr().err
+
+
 @run_async
 async def test_a_connected_bot_is_handed_its_seat_and_plays_it() -> None:
     [heuristic, connected, rand] = entrants_of(["heuristic", f"far=bot:{CONNECTED_KEY}", "random"])

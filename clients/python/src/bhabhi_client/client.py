@@ -439,14 +439,13 @@ class Client:
                 dropped = error.code in WATCH_RECONNECT_CODES
                 if not dropped and error.reason != "bot_already_waiting":
                     raise error from None
+            else:  # the referee ended the stream with OK, which it never does
+                error = RefereeError(grpc.StatusCode.UNAVAILABLE, "the wait for seats ended")
             finally:
                 call.cancel()
             failures += 1
             if failures > self.reconnect_attempts:
-                raise RefereeError(
-                    grpc.StatusCode.UNAVAILABLE,
-                    f"the referee keeps ending the wait for seats ({failures} times)",
-                )
+                raise error
             await asyncio.sleep(self._delay(failures))
 
     def _delay(self, attempt: int) -> float:

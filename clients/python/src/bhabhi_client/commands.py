@@ -87,14 +87,14 @@ def register(subparsers: Subparsers) -> None:
     )
     bot.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
     bot.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
-    bot.add_argument("--playouts", type=_worlds, default=None, metavar="N", help=PLAYOUTS_HELP)
+    bot.add_argument("--playouts", type=_at_least_one, default=None, metavar="N", help=PLAYOUTS_HELP)
     bot.add_argument("--name", default=None, metavar="N", help="name shown to the others")
     bot.add_argument("--seat", type=int, default=None, metavar="S", help="a particular seat")
     bot.add_argument("--token", default=None, help="the credential of a seat taken earlier")
     bot.add_argument("--seed", default=None, help="seed of the bot's choices (any text)")
     bot.add_argument(
         "--max-seats",
-        type=int,
+        type=_at_least_one,
         default=None,
         metavar="N",
         help="with --await-key: stop waiting after N seats, once they are played",
@@ -235,7 +235,7 @@ def register(subparsers: Subparsers) -> None:
         "referee's default action after it, and the failure counted (default 5)",
     )
     arena.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
-    arena.add_argument("--playouts", type=_worlds, default=None, metavar="N", help=PLAYOUTS_HELP)
+    arena.add_argument("--playouts", type=_at_least_one, default=None, metavar="N", help=PLAYOUTS_HELP)
     arena.add_argument(
         "--journal",
         default=None,
@@ -261,8 +261,8 @@ PLAYOUTS_HELP = (
 )
 
 
-def _worlds(text: str) -> int:
-    """A positive whole number of worlds, for argparse."""
+def _at_least_one(text: str) -> int:
+    """A whole number of at least 1 (worlds, seats), for argparse."""
     try:
         value = int(text)
     except ValueError:
@@ -341,6 +341,9 @@ def _bot(args: argparse.Namespace) -> int:
 async def _bot_main(args: argparse.Namespace) -> int:
     if args.await_key is not None:
         return await _handed_bot_main(args)
+    if args.max_seats is not None:
+        print("bhabhi bot: --max-seats goes with --await-key", file=sys.stderr)
+        return 2
     name = args.name or f"{args.strategy}-bot"
     style = Style.for_stream(sys.stdout)
     narrator = Narrator(style=style)
