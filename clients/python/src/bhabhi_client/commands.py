@@ -87,7 +87,9 @@ def register(subparsers: Subparsers) -> None:
     )
     bot.add_argument("--strategy", choices=STRATEGIES, default="heuristic")
     bot.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
-    bot.add_argument("--playouts", type=_at_least_one, default=None, metavar="N", help=PLAYOUTS_HELP)
+    bot.add_argument(
+        "--playouts", type=_at_least_one, default=None, metavar="N", help=PLAYOUTS_HELP
+    )
     bot.add_argument("--name", default=None, metavar="N", help="name shown to the others")
     bot.add_argument("--seat", type=int, default=None, metavar="S", help="a particular seat")
     bot.add_argument("--token", default=None, help="the credential of a seat taken earlier")
@@ -235,7 +237,9 @@ def register(subparsers: Subparsers) -> None:
         "referee's default action after it, and the failure counted (default 5)",
     )
     arena.add_argument("--think", type=_seconds, default=None, metavar="SECONDS", help=THINK_HELP)
-    arena.add_argument("--playouts", type=_at_least_one, default=None, metavar="N", help=PLAYOUTS_HELP)
+    arena.add_argument(
+        "--playouts", type=_at_least_one, default=None, metavar="N", help=PLAYOUTS_HELP
+    )
     arena.add_argument(
         "--journal",
         default=None,
