@@ -150,8 +150,15 @@ RULES = [
         "the server imports neither the conformance suite, the simulator nor operations",
         "referee",
         "referee.server",
-        {"referee.conformance", "referee.sim", "referee.ops", "bhabhi_client"},
+        {"referee.conformance", "referee.ops", "bhabhi_client"},
         set(),
+    ),
+    (
+        "the server seats the simulator's bots only in its seat bots, never to decide the game",
+        "referee",
+        "referee.server",
+        {"referee.sim"},
+        {"referee.server.table.seatbots"},
     ),
     (
         "the server runs an analysis only in its analysis worker, never on its own",

@@ -256,6 +256,25 @@ def register(subparsers: Subparsers) -> None:
     )
     _option(
         limits,
+        "--bot-workers",
+        "BHABHI_BOT_WORKERS",
+        "1",
+        "moves of the referee's strong bots (CreateTable.bots) searched at once, each in a "
+        "worker process (32 more may wait; past that the heuristic decides)",
+        type=_positive,
+        metavar="N",
+    )
+    _option(
+        limits,
+        "--bot-think",
+        "BHABHI_BOT_THINK",
+        "1",
+        "seconds a strong bot of the referee searches one move at most",
+        type=_budget,
+        metavar="SECONDS",
+    )
+    _option(
+        limits,
         "--analysis-cpu-seconds",
         "BHABHI_ANALYSIS_CPU_SECONDS",
         "120",
@@ -408,6 +427,8 @@ def _serve(args: argparse.Namespace) -> int:
             analysis_workers=args.analysis_workers,
             analysis_cpu_seconds=args.analysis_cpu_seconds,
             analysis_max_hands=args.analysis_max_hands,
+            bot_workers=args.bot_workers,
+            bot_think=args.bot_think,
         )
     except ValueError as error:  # limits that contradict each other
         _error(str(error))

@@ -72,6 +72,14 @@ class Limits:
     analysis, 200 hands at every player count with the skill measured, takes 1 to 20 s)."""
     analysis_max_hands: int = 1000
     """The most hands a player count an analysis may ask for."""
+    bot_workers: int = 1
+    """Strong bots' moves (the referee's own bots, ``CreateTable.bots``) searched at once,
+    each in a worker process off the event loop at the lowest priority; a move that finds
+    every worker and waiting place taken is the heuristic's."""
+    bot_queue: int = 32
+    """Strong bots' moves that may wait for a free worker."""
+    bot_think: float = 1.0
+    """Seconds a strong bot of the referee searches one move at most."""
     max_message_bytes: int = 1 << 20
     """The largest request (gRPC refuses a larger one itself, RESOURCE_EXHAUSTED)."""
     trusted_proxy_hops: int = 0
@@ -117,6 +125,11 @@ class Limits:
             raise ValueError("analysis_workers must be 1 or more, analysis_cpu_seconds above 0")
         if self.analysis_queue < 0 or self.analysis_max_hands < 1:
             raise ValueError("analysis_queue must be 0 or more, analysis_max_hands 1 or more")
+        if self.bot_workers < 1 or self.bot_queue < 0 or not 0 < self.bot_think <= 60:
+            raise ValueError(
+                "bot_workers must be 1 or more, bot_queue 0 or more, bot_think above 0 and"
+                " at most 60 seconds"
+            )
         if self.max_message_bytes < 1024:
             raise ValueError(
                 f"max_message_bytes must be at least 1024, not {self.max_message_bytes}"

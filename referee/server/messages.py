@@ -8,7 +8,7 @@ from one table (``ACTION_OF_KIND``), an event's message from one table (``_FILL`
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bhabhi.referee.v1 import referee_pb2 as pb
@@ -172,6 +172,26 @@ def ruleset_summary(hosted: tb.HostedRuleset) -> pb.RulesetSummary:
     )
 
 
+BOT_STRATEGIES = {
+    "random": pb.BOT_STRATEGY_RANDOM,
+    "heuristic": pb.BOT_STRATEGY_HEURISTIC,
+    "strong": pb.BOT_STRATEGY_STRONG,
+}
+"""The referee's bots (``seatbots.STRATEGIES``) as the proto names them."""
+
+
+def bots_of(bots: Iterable[pb.SeatBot]) -> dict[int, str]:
+    """``CreateTableRequest.bots`` as the referee takes them: seat to strategy (an
+    unspecified or unknown strategy as "", which the referee refuses), one bot a seat."""
+    names = {number: name for name, number in BOT_STRATEGIES.items()}
+    found: dict[int, str] = {}
+    for bot in bots:
+        if bot.seat in found:
+            raise Refusal(Reason.BAD_TABLE_SETTINGS, detail=f"seat {bot.seat} is given two bots")
+        found[bot.seat] = names.get(bot.strategy, "")
+    return found
+
+
 def table_message(referee: tb.Referee, table: tb.Table) -> pb.Table:
     session = table.session
     counts = [0] * table.seat_count if session is None else session.standings().bhabhi_counts
@@ -186,7 +206,11 @@ def table_message(referee: tb.Referee, table: tb.Table) -> pb.Table:
         seat_count=table.seat_count,
         seats=[
             pb.Seat(
-                seat=s, player_name=state.player_name, taken=state.taken, bhabhi_count=counts[s]
+                seat=s,
+                player_name=state.player_name,
+                taken=state.taken,
+                bhabhi_count=counts[s],
+                bot=BOT_STRATEGIES.get(table.bots.get(s, ""), pb.BOT_STRATEGY_UNSPECIFIED),
             )
             for s, state in enumerate(table.seats)
         ],

@@ -26,6 +26,7 @@ from referee.server.errors import LANGUAGES, Refusal, Status
 from referee.server.messages import (
     action_of,
     analysis_messages,
+    bots_of,
     duration,
     event_message,
     problem_message,
@@ -275,6 +276,10 @@ class TableService(_Servicer, rpc.TableServiceServicer):
             ]
             or None,
             deal_seed=request.deal_seed,
+            bots=bots_of(request.bots),
+            bot_delay=(
+                request.bot_delay.ToNanoseconds() / 1e9 if request.HasField("bot_delay") else None
+            ),
             client=self.peer(context),
             token=_token(context),
         )

@@ -88,6 +88,16 @@ def play_hand(
     return hand
 
 
+def drawn_seen_by(hand: Hand, drawn: Sequence[Card], viewer: int) -> tuple[Card, ...]:
+    """The cards of ``drawn`` (just drawn from the waste pile, B8, or from a hand, H14)
+    that ``viewer`` saw: those now in its own hand, or drawn from it by another seat."""
+    return tuple(
+        card
+        for card in drawn
+        if hand.hands[viewer] >> card & 1 or hand.unseen_draws.get(card) == viewer
+    )
+
+
 def _telling(
     watchers: Sequence[tuple[int, Watcher]], observe: Callable[[Hand], None] | None
 ) -> Callable[[Hand], None]:
@@ -101,12 +111,7 @@ def _telling(
             new = hand.draws_made[told[1] :]
             told[1] = len(hand.draws_made)
             for viewer, watcher in watchers:
-                seen = tuple(
-                    card
-                    for card in new
-                    if hand.hands[viewer] >> card & 1 or hand.unseen_draws.get(card) == viewer
-                )
-                watcher.observe(seat, action, seen, hand.view(viewer))
+                watcher.observe(seat, action, drawn_seen_by(hand, new, viewer), hand.view(viewer))
         told[0] = len(hand.history)
         if observe is not None:
             observe(hand)

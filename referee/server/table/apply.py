@@ -76,7 +76,8 @@ def apply(
             _emit(table, at, TableClosed(why))
             table.to_act_key, table.to_act = None, ()
         case Move(seat, action, request_id, next_seed):
-            table.idle_timeouts = 0
+            if seat not in table.bots:  # a bot's move: nobody came back to the table
+                table.idle_timeouts = 0
             table.missed.pop(seat, None)
             first = table.last_seq + 1
             _move(table, at, seat, command.action, next_seed, verified)

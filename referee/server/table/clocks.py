@@ -20,8 +20,9 @@ from collections.abc import Awaitable, Callable
 from referee.engine import EngineError
 from referee.server.errors import Refusal
 from referee.server.store import ConflictError
-from referee.server.table.commands import Close, Command, Timeout
+from referee.server.table.commands import Close, Command, Move, Timeout
 from referee.server.table.ledger import Ledger
+from referee.server.table.seatbots import SeatBots, legal_for
 from referee.server.table.state import Table
 from referee.server.table.trial import try_on_copy
 
@@ -39,7 +40,10 @@ class TurnClocks:
         spawn: Callable[[Awaitable[None]], None],
         *,
         abandon_after_rounds: int = 0,
+        bots: SeatBots | None = None,
     ) -> None:
+        self.bots = bots
+        """The referee's own bots, which play their seats through these clocks."""
         self.abandon_after_rounds = abandon_after_rounds
         """A table whose clocks run out this many rounds' worth of turns in a row (rounds
         times seats timeouts, no seat acting in between) is closed as abandoned; 0: never."""
@@ -73,7 +77,12 @@ class TurnClocks:
         self.spawn(self._time_out(table, seq))
 
     async def _time_out(self, table: Table, seq: int) -> None:
-        """The seat the game waits for ran out of time: play its default action."""
+        """The seat the game waits for ran out of time: play its default action (a seat of
+        the referee's bots: the bot's move)."""
+        hand = table.hand
+        if hand is not None and hand.to_move in table.bots and self.bots is not None:
+            await self._bot_move(table, seq, self.bots)
+            return
         async with table.lock:
             hand = table.hand
             if self.stopped or hand is None or hand.is_over or table.last_seq != seq:
@@ -82,7 +91,7 @@ class TurnClocks:
             assert seat is not None
             rounds = self.abandon_after_rounds
             command: Command
-            if rounds and table.idle_timeouts >= rounds * table.seat_count:
+            if rounds and table.idle_timeouts >= rounds * table.people:
                 command = Close("abandoned")  # nobody plays here: stop playing for them
             else:
                 action = hand.default_action(seat)
@@ -91,14 +100,49 @@ class TurnClocks:
                 except EngineError:
                     return  # the test draws cannot follow this action; the seat must choose
                 command = Timeout(seat, action, secrets.token_hex(32))
-            try:
-                await self.ledger.commit(table, command)
-            except ConflictError:  # another replica moved first (its clock, or a move)
-                with contextlib.suppress(Refusal):  # if the store is away, news will come
-                    await self.ledger.catch_up(table)
-            except Refusal as refusal:  # the store is away: try again shortly
-                log.warning("turn clock of table %s: %s", table.table_id, refusal)
-                loop = asyncio.get_running_loop()
-                table.clock = loop.call_later(RETRY_AFTER, self._fire, table, seq)
+            if not await self._commit(table, seq, command):
                 return
         self.arm(table)
+
+    async def _bot_move(self, table: Table, seq: int, bots: SeatBots) -> None:
+        """The game waits for a seat of the referee's bots: its decision, made outside the
+        table's lock (a strong bot searches for a second), then, once the table's
+        ``bot_delay`` has passed since the last event, stored as the seat's move if the
+        table is still where it was."""
+        hand = table.hand
+        if self.stopped or hand is None or hand.is_over or table.last_seq != seq:
+            return
+        seat = hand.to_move
+        assert seat is not None
+        action = await bots.decide(table, hand, seat)
+        wait = table.log[seq - 1].at + table.bot_delay - self.now()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        async with table.lock:
+            if self.stopped or table.hand is not hand or table.last_seq != seq:
+                return  # the table moved on meanwhile: its new clock is armed
+            if not legal_for(hand, seat, action):  # never: the bot chose a legal action
+                action = hand.default_action(seat)
+            try:
+                try_on_copy(table, hand, seat, action)
+            except EngineError:
+                return  # the test draws cannot follow this action
+            move = Move(seat, action, f"bot:{seq}", secrets.token_hex(32))
+            if not await self._commit(table, seq, move):
+                return
+        self.arm(table)
+
+    async def _commit(self, table: Table, seq: int, command: Command) -> bool:
+        """Store ``command`` for the seat the referee plays (hold the table's lock); False
+        when it could not be, and the clock is set to try again shortly."""
+        try:
+            await self.ledger.commit(table, command)
+        except ConflictError:  # another replica moved first (its clock, or a move)
+            with contextlib.suppress(Refusal):  # if the store is away, news will come
+                await self.ledger.catch_up(table)
+        except Refusal as refusal:  # the store is away: try again shortly
+            log.warning("turn clock of table %s: %s", table.table_id, refusal)
+            loop = asyncio.get_running_loop()
+            table.clock = loop.call_later(RETRY_AFTER, self._fire, table, seq)
+            return False
+        return True

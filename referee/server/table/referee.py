@@ -42,10 +42,12 @@ from referee.server.table.ledger import Ledger, stored_call
 from referee.server.table.listing import Page, page_of
 from referee.server.table.replicas import Follower
 from referee.server.table.rulesets import HostedRuleset, Rulesets, players_refusal
+from referee.server.table.seatbots import MAX_BOT_DELAY, STRATEGIES, SeatBots, bot_name
 from referee.server.table.state import FINISHED, OPEN, PLAYING, Table, table_config
 from referee.server.table.trial import try_on_copy
 from referee.server.table.validation import RulesetChecker
 from referee.server.table.waiting import SeatOffer, WaitingBots, checked_key
+from referee.server.table.workers import Workers
 
 KEEP_FINISHED = 600.0
 """Seconds a finished table stays in memory after its last event (then only in the store)."""
@@ -79,11 +81,15 @@ class Referee:
         # A conformance run (test mode) creates a table, and may register a ruleset, per case.
         lifted = dataclasses.replace(self.limits, tables_per_minute=0, uploads_per_minute=0)
         self.gate = access.Gate(lifted if test_mode else self.limits, monotonic)
+        self.bot_workers = Workers(
+            self.limits.bot_workers, self.limits.bot_queue, Reason.UNAVAILABLE
+        )
         self.clocks = TurnClocks(
             self.ledger,
             clock,
             self._spawn,
             abandon_after_rounds=self.limits.abandon_after_rounds,
+            bots=SeatBots(self.bot_workers, self.limits.bot_think),
         )
         self.follower = Follower(self.ledger, self.clocks, clock, self._spawn)
         self.checker = RulesetChecker(self.limits)
@@ -152,6 +158,7 @@ class Referee:
         self.clocks.stop(list(self.tables.values()))
         self.checker.close()
         self.analyst.close()
+        self.bot_workers.close()
         await self.store.close()
 
     def _spawn(self, work: Awaitable[None]) -> None:
@@ -261,6 +268,8 @@ class Referee:
         test_dealer: int | None = None,
         test_hands: list[tuple[list[list[str]], list[str]]] | None = None,
         deal_seed: str = "",
+        bots: dict[int, str] | None = None,
+        bot_delay: float | None = None,
         client: str = "",
         token: str | None = None,
     ) -> Table:
@@ -268,7 +277,9 @@ class Referee:
         caller's address) and, when the call carries one, the seat credential ``token`` (a
         bot that moves between addresses keeps its credential).  ``deal_seed``: the
         session's hands are dealt from it (duplicate deals at several tables); no test mode
-        is needed, since the table says publicly that it is seeded."""
+        is needed, since the table says publicly that it is seeded.  ``bots``: the seats
+        the referee plays with its own bots (``seatbots``), taken at once; ``bot_delay``
+        their pause before each move (None: 1 s)."""
         rules = (await self.ruleset(ruleset_id)).rules
         limits = self.limits
         most = limits.max_tables
@@ -305,6 +316,14 @@ class Referee:
                 Reason.BAD_TABLE_SETTINGS,
                 detail=f"deal_seed must be at most {MAX_SEED} characters, not {len(deal_seed)}",
             )
+        bots = bots or {}
+        _check_bots(bots, seat_count)
+        delay = 1.0 if bot_delay is None else bot_delay
+        if not 0 <= delay <= MAX_BOT_DELAY:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail=f"bot_delay must be 0 to {MAX_BOT_DELAY:g} seconds, not {delay:g}",
+            )
         self.gate.throttle_create(client)
         if token:
             self.gate.throttle_create(f"credential:{access.token_hash(token)}")
@@ -318,6 +337,8 @@ class Referee:
             test_dealer=test_dealer,
             test_hands=test_hands,
             deal_seed=deal_seed,
+            bots=bots,
+            bot_delay=delay,
         )
         table_id = uuid.uuid4().hex[:16]
         table = self.ledger.rebuild(table_id, config, self.now())  # checks the cards
@@ -341,7 +362,17 @@ class Referee:
         except ConflictError as error:  # 64 random bits taken already: vanishingly rare
             raise Refusal(Reason.STORE_UNAVAILABLE, detail="table id taken; retry") from error
         self.tables[table_id] = table
+        if bots:
+            await self.ledger.locked(table, functools.partial(self._seat_bots, table))
         return table
+
+    async def _seat_bots(self, table: Table) -> None:
+        """Take the seats of the referee's bots, each under a credential nobody is given:
+        the referee plays them through the turn clocks, never by credential."""
+        for seat, strategy in sorted(table.bots.items()):
+            if not table.seats[seat].taken:
+                unknown = access.token_hash(secrets.token_urlsafe(24))
+                await self.ledger.commit(table, Join(seat, bot_name(strategy), unknown))
 
     async def join(
         self, table_id: str, player_name: str, wanted: int | None
@@ -669,6 +700,24 @@ MAX_REQUEST_ID = 128
 
 MAX_TEST_ACTIONS = 1000
 """Actions in one ``ReplayTestActions`` call (its answer holds every seat's view after each)."""
+
+
+def _check_bots(bots: dict[int, str], seat_count: int) -> None:
+    """Refuse bots in seats a table has not, of a strategy the referee has not, or in
+    every seat: a table of bots alone would play for nobody, on the referee's CPU."""
+    for seat, strategy in bots.items():
+        if not 0 <= seat < seat_count:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail=f"a bot's seat must be 0 to {seat_count - 1}, not {seat}",
+            )
+        if strategy not in STRATEGIES:
+            raise Refusal(
+                Reason.BAD_TABLE_SETTINGS,
+                detail=f"a bot plays {', '.join(STRATEGIES)}, not {strategy or 'unspecified'}",
+            )
+    if len(bots) >= seat_count:
+        raise Refusal(Reason.BAD_TABLE_SETTINGS, detail="at least one seat is for a person")
 
 
 @dataclasses.dataclass

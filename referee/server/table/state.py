@@ -67,6 +67,11 @@ class Table:
     deal_seed: str = ""
     """The creator's session seed (``CreateTableRequest.deal_seed``): hand ``k`` is dealt
     from ``deal_seed:k`` instead of a fresh secret seed ("" for those)."""
+    bots: dict[int, str] = field(default_factory=dict)
+    """The seats the referee plays with its own bots, and how each plays (``random``,
+    ``heuristic``, ``strong``: ``seatbots.STRATEGIES``)."""
+    bot_delay: float = 1.0
+    """Seconds the referee's bots wait before each move."""
     seats: list[SeatState] = field(default_factory=list)
     seat_of_token: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     """Credentials already matched against ``seats``, with their seat, so that a seat's
@@ -121,22 +126,32 @@ class Table:
 
     def deadline(self) -> float | None:
         """The absolute deadline of the seat the game waits for: the last event's time plus
-        the turn time, so that it survives a restart unchanged."""
-        if not self.turn_time:  # first: most tables have no clock
+        the turn time, so that it survives a restart unchanged; for a seat of the
+        referee's bots, the last event's time (it decides at once)."""
+        if not self.turn_time and not self.bots:  # first: most tables have no clock
             return None
         hand = self.hand
         if hand is None or hand.is_over or not self.log or self.status is FINISHED:
             return None  # (a closed table's hand may be unfinished: nobody plays it)
         seat = hand.to_move
+        if seat is not None and seat in self.bots:
+            return self.log[-1].at  # the bot starts deciding at once (and waits bot_delay)
+        if not self.turn_time:
+            return None
         # H27: a seat the referee plays for is played at once, unless nobody in the hand
         # plays any more (then at the clock's pace: such a table must not race its hands)
         if (
             seat is not None
             and self.played_by_referee(seat)
-            and not all(self.played_by_referee(s) for s in hand.active_seats())
+            and not all(self.played_by_referee(s) or s in self.bots for s in hand.active_seats())
         ):
             return self.log[-1].at
         return self.log[-1].at + self.turn_time
+
+    @property
+    def people(self) -> int:
+        """The seats of people (and of clients' own bots): not the referee's bots."""
+        return self.seat_count - len(self.bots)
 
     def played_by_referee(self, seat: int) -> bool:
         """H27 (``timeout_bot_after``): the seat let its clock run out that many times in a
@@ -157,6 +172,8 @@ def table_config(
     test_dealer: int | None,
     test_hands: list[tuple[list[list[str]], list[str]]] | None,
     deal_seed: str = "",
+    bots: dict[int, str] | None = None,
+    bot_delay: float = 1.0,
 ) -> dict[str, Any]:
     """A table's settings as stored (``TableRecord.config``)."""
     return {
@@ -173,6 +190,7 @@ def table_config(
         ],
         # Only when set: an unseeded table's settings are stored as before.
         **({"deal_seed": deal_seed} if deal_seed else {}),
+        **({"bots": {str(s): b for s, b in bots.items()}, "bot_delay": bot_delay} if bots else {}),
     }
 
 
@@ -207,6 +225,8 @@ def table_from_config(
             for entry in config.get("test_hands") or []
         ],
         deal_seed=str(config.get("deal_seed") or ""),
+        bots={int(seat): str(bot) for seat, bot in (config.get("bots") or {}).items()},
+        bot_delay=float(config.get("bot_delay", 1.0)),
     )
     table.seats = [SeatState() for _ in range(table.seat_count)]
     return table

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from types import TracebackType
@@ -47,6 +47,14 @@ This matches the referee's own settings (it pings at the same rate and accepts p
 5 s, ``grpc.http2.min_ping_interval_without_data_ms``).  A server that accepts fewer pings answers
 with GOAWAY ``too_many_pings``, which the event stream survives by reconnecting.
 """
+
+BOT_STRATEGIES: Final = {
+    "random": pb.BOT_STRATEGY_RANDOM,
+    "heuristic": pb.BOT_STRATEGY_HEURISTIC,
+    "strong": pb.BOT_STRATEGY_STRONG,
+}
+"""The referee's own bots, by the names the client's strategies have (an unknown name is
+sent as unspecified, which the referee refuses)."""
 
 SHORTEST_BOT_KEY: Final = 16
 LONGEST_BOT_KEY: Final = 128
@@ -264,11 +272,16 @@ class Client:
         test_draws: Sequence[str] = (),
         test_dealer: int | None = None,
         deal_seed: str = "",
+        bots: Mapping[int, str] | None = None,
+        bot_delay: float | None = None,
     ) -> pb.Table:
         """Open a table; ``turn_time`` in seconds (None: no clock), ``hands`` 0 for the
         ruleset's session.  ``deal_seed``: deal the hands from it (tables with the same
-        deal seed are dealt the same hands; the table is then listed as ``seeded``).  The
-        ``test_*`` arguments work only on a referee in test mode."""
+        deal seed are dealt the same hands; the table is then listed as ``seeded``).
+        ``bots``: seats the referee plays with its own bots, seat to ``random``,
+        ``heuristic`` or ``strong``, with ``bot_delay`` seconds before each move (None:
+        the referee's 1 s).  The ``test_*`` arguments work only on a referee in test
+        mode."""
         request = pb.CreateTableRequest(
             ruleset_id=ruleset_id, seat_count=seats, hands=hands, deal_seed=deal_seed
         )
@@ -284,6 +297,10 @@ class Client:
         request.test_draws.extend(test_draws)
         if test_dealer is not None:
             request.test_dealer = test_dealer
+        for seat, strategy in (bots or {}).items():
+            request.bots.add(seat=seat, strategy=BOT_STRATEGIES.get(strategy, 0))
+        if bot_delay is not None:
+            request.bot_delay.FromNanoseconds(round(bot_delay * 1e9))
         response = await self._call(self.tables_stub.CreateTable, request)
         return response.table
 
