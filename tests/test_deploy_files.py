@@ -56,6 +56,7 @@ IDEMPOTENT = {
     "WatchTable",
     "ExportHand",
     "SubmitAction",  # a retry with the same request_id returns the first answer
+    "HandSeat",  # the same seat handed again sends the waiting bot nothing new
 }
 NOT_IDEMPOTENT = {
     "RegisterRuleset",
@@ -64,6 +65,7 @@ NOT_IDEMPOTENT = {
     "LeaveTable",
     "StartTable",
     "ReplayTestActions",  # a retry is refused with stale_seq, having applied nothing
+    "AwaitSeats",  # a bot's wait: the bot opens it again itself
 }
 
 
