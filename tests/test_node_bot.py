@@ -1,5 +1,6 @@
 """A bot in another language plays in ``bhabhi arena``: clients/node/bot.js, from the .proto
-alone, entered as an external program (``NAME=cmd:node bot.js --target {target} ...``).
+alone, entered as an external program (``NAME=cmd:node bot.js --target {target} ...``) or
+as a bot already connected (``NAME=bot:KEY``).
 
 The arena creates each table, takes every seat and deals, then starts the program per seat
 with the seat's credential; the results are read back from the referee's own record of the
@@ -16,8 +17,14 @@ table.  Two leagues of bhabho with 3 players, each ``bhabhi arena --json`` in a 
   refused, else it would have exited with an error).  Once all three have failed, the
   referee closes each table as abandoned after two rounds of clocks.
 
-Measured (``pytest --durations=0 tests/test_node_bot.py``, the shared 2-core machine): 8.2 s
-and 18.3 s, 27.5 s in all.  Skipped only when ``node`` or ``npm`` is missing.
+A third league has the Node.js bot already connected (``--await-key KEY --max-seats 6``,
+started before the league and read until it says it is waiting) on a referee the test runs
+in its process, and ``bhabhi arena --target`` that referee with the entrant
+``mine=bot:KEY``: the arena hands the bot its seat at each table (``HandSeat``), 2 tables
+at once, and the bot plays all 6 hands without one failure and exits 0.
+
+Measured (``pytest --durations=0 tests/test_node_bot.py``, the shared 2-core machine): 10.4 s,
+18.9 s and 5.5 s, 37.0 s in all.  Skipped only when ``node`` or ``npm`` is missing.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from nodejs import CLIENT, NODE, ROOT, needs_node, npm_ci
+from test_client import BackgroundReferee
 
 pytestmark = needs_node
 
@@ -44,7 +52,8 @@ def _bot(*flags: str) -> str:
 
 
 def _arena(tmp_path: Path, entrants: list[str], *options: str) -> dict[str, Any]:
-    """``bhabhi arena`` on bhabho with 3 players and its own referee: the --json document."""
+    """``bhabhi arena`` on bhabho with 3 players (its own referee unless ``--target`` is in
+    ``options``): the --json document."""
     npm_ci()
     out = tmp_path / "league.json"
     command = [
@@ -130,3 +139,50 @@ def test_bots_failing_on_purpose_are_played_on_by_the_clock_and_counted(tmp_path
         # default --abandon-after-rounds, counted in turns: whoever takes the trick leads
         # the next, so one seat may time out more often than another).
         assert sum(hand["timeouts"]) >= 2 * 3 and min(hand["timeouts"]) >= 1, hand
+
+
+BOT_KEY = "node-bot-waiting-key-0001"
+
+
+def test_the_node_bot_already_connected_is_handed_its_seats_and_plays_them(
+    tmp_path: Path,
+) -> None:
+    """The Node.js bot waits under its key (``--await-key``) before the league, on the
+    referee the arena plays on; the arena hands it its seat at every table (2 at once) and
+    it plays all 6 of them without one failure, then exits 0 (``--max-seats 6``)."""
+    npm_ci()
+    assert NODE is not None
+    referee = BackgroundReferee()
+    try:
+        waiting = ["--target", referee.target, "--await-key", BOT_KEY, "--max-seats", "6"]
+        bot = subprocess.Popen(
+            [NODE, str(CLIENT / "bot.js"), *waiting],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert bot.stdout is not None
+            assert bot.stdout.readline() == f"waiting for seats at {referee.target}\n"
+            entrants = ["heuristic", "heuristic", f"mine=bot:{BOT_KEY}"]
+            options = ["--deals", "2", "--turn-time", "5", "--target", referee.target]
+            document = _arena(tmp_path, entrants, *options)
+            out, err = bot.communicate(timeout=60)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait()
+    finally:
+        referee.close()
+    assert bot.returncode == 0, err
+    _every_entrant_played_every_hand(document, deals=2)
+    by_name = {entrant["name"]: entrant for entrant in document["entrants"]}
+    assert (by_name["mine"]["timeouts"], by_name["mine"]["crashes"]) == (0, 0)
+    for hand in document["hands"]:
+        assert hand["termination"] != "ABANDONED" and hand["crashes"] == []
+    # A line per seat handed and one per seat finished, each table once.
+    tables = {hand["table_id"] for hand in document["hands"]}
+    handed = [line for line in out.splitlines() if line.startswith("mine: seat ")]
+    finished = [line for line in out.splitlines() if line.endswith(" action(s)")]
+    assert {line.rsplit(" ", 1)[1] for line in handed} == tables
+    assert len(handed) == len(finished) == 6, out
