@@ -45,7 +45,7 @@ const BOT_KEY = /^[\x21-\x7e]{16,128}$/;
 // A wait for seats that drops is opened again, after 0.25 s doubling up to 2 s, at most
 // this many times in a row (a `waiting` message starts the count afresh).
 const WAIT_ATTEMPTS = 10;
-const waitDelay = (failures) => Math.min(250 * 2 ** (failures - 1), 2000);
+const waitDelay = (drops) => Math.min(250 * 2 ** (drops - 1), 2000);
 
 function parseArgs(argv) {
   const opts = {
@@ -144,8 +144,8 @@ function garbage(view, n) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// One seat, played until the session is over. `opts` has the seat's table and token, the
-// strategy and seed, and the --*-after options. `run()` resolves once the session is over or
+// One seat, played until the session is over. `opts` has the seat's table and token (and,
+// when handed, its number), the strategy and seed, and the --*-after options. `run()` resolves once the session is over or
 // the table closed, and rejects with the first problem (a refusal that is a bug, a stream
 // that kept dropping), also one met deciding between events.
 class Bot {
@@ -181,7 +181,8 @@ class Bot {
   async play() {
     const { res, err } = await this.call('GetView', { table_id: this.opts.table });
     if (err) throw new Error(`GetView: ${err.codeName} ${err.info ? err.info.reason : ''} ${err.message}`);
-    this.seat = res.view.seat;
+    // The seat: the offer's, else the view's (a table not started yet has no view).
+    this.seat = this.opts.seat ?? res.view.seat;
     this.lastSeq = res.seq;
     this.failOnPurpose();
     await this.decide();
@@ -324,24 +325,25 @@ async function playHandedSeats(opts) {
   const referee = new Referee(opts.target, opts.proto);
   const playing = []; // one promise per seat handed, settled once it is played
   let handed = 0;
-  let failed = 0;
+  let seatsFailed = 0;
   const playSeat = (offer) => {
     const where = `table ${offer.table_id}: ${offer.player_name} (seat ${offer.seat})`;
     // Each seat's choices from a seed of its own, so that two seats never play alike.
     const seed = opts.seed === null ? null : `${opts.seed}:${offer.table_id}:${offer.seat}`;
-    const bot = new Bot(referee, { ...opts, table: offer.table_id, token: offer.seat_token, seed });
+    const seat = { table: offer.table_id, token: offer.seat_token, seat: offer.seat, seed };
+    const bot = new Bot(referee, { ...opts, ...seat });
     return bot.run().then(
       () => console.log(`${where}: ${bot.actions} action(s)`),
       (error) => {
-        failed += 1;
+        seatsFailed += 1;
         console.log(`${where}: failed: ${error.message}`);
       },
     );
   };
-  let failures = 0; // drops of the wait in a row
+  let drops = 0; // drops of the wait in a row
   const events = {
     waiting: () => {
-      failures = 0;
+      drops = 0;
       console.log(`waiting for seats at ${opts.target}`);
     },
     seat: (offer) => {
@@ -359,18 +361,18 @@ async function playHandedSeats(opts) {
     // one, while the referee has not yet noticed that the old wait is gone: wait again.
     // `bot_already_waiting` at the first try is another bot waiting under the key.
     const reason = err.info ? err.info.reason : '';
-    const afterDrop = failures > 0 && reason === 'bot_already_waiting';
+    const afterDrop = drops > 0 && reason === 'bot_already_waiting';
     const dropped = ['UNAVAILABLE', 'OK'].includes(err.codeName) || afterDrop;
-    if (!dropped || ++failures > WAIT_ATTEMPTS) {
+    if (!dropped || ++drops > WAIT_ATTEMPTS) {
       problem = `AwaitSeats: ${err.codeName} ${reason} ${err.message}`;
       break;
     }
-    await sleep(waitDelay(failures));
+    await sleep(waitDelay(drops));
   }
   await Promise.all(playing);
   referee.close();
   if (problem) console.error(`bot.js: ${problem}`);
-  process.exit(problem || failed ? 1 : 0);
+  process.exit(problem || seatsFailed ? 1 : 0);
 }
 
 // One AwaitSeats stream until it ends: resolves with null once `events.seat` says enough
