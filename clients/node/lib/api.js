@@ -170,6 +170,11 @@ class Referee {
     return this.play.WatchTable(request, this.metadata(token));
   }
 
+  // A bot's wait for seats (TableService.AwaitSeats): a stream of `waiting`, then `seat`s.
+  awaitSeats(botKey) {
+    return this.tables.AwaitSeats({ bot_key: botKey }, this.metadata());
+  }
+
   // Decode a gRPC error: its code, message, and the google.rpc.Status in the trailer with
   // its ErrorInfo and LocalizedMessages.
   refusal(err) {
