@@ -1,0 +1,293 @@
+// One table (#table=ID): its seats and join link, joining (JoinTable, the credential kept
+// in sessionStorage), starting (StartTable), and play: GetView for what the seat (or a
+// spectator, without a credential) may see, WatchTable for what happens, SubmitAction for
+// a move. When the stream breaks the page subscribes again from the last event it saw.
+import { Code } from "@connectrpc/connect";
+import { type ActionInit, type Board, drawBoard, seatName } from "./board";
+import { play, refusal, requestId, seatHeaders, tables } from "./api";
+import { button, h, replace } from "./dom";
+import { eventLine } from "./events";
+import { t } from "./i18n";
+import { statusText } from "./lobby";
+import { title } from "./names";
+import { forgetSeat, type HeldSeat, heldSeat, keepSeat, saveName, savedName } from "./seats";
+import {
+  type Event,
+  type SeatView,
+  type Table,
+  TableStatus,
+} from "./gen/bhabhi/referee/v1/referee_pb";
+import type { View } from "./view";
+
+const LOG_LINES = 60;
+const RETRY_FIRST_MS = 300;
+const RETRY_MOST_MS = 8000;
+/** Refusals a new subscription would get again: stop, and say why. */
+const FINAL = new Set([Code.NotFound, Code.Unauthenticated, Code.PermissionDenied, Code.InvalidArgument]);
+/** Events after which the table itself (seats, status) is fetched again. */
+const TABLE_EVENTS = new Set(["playerJoined", "playerLeft", "handStarted", "handOver", "sessionOver", "tableClosed"]);
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+class TablePage implements View {
+  private table: Table | null = null;
+  private view: SeatView | null = null;
+  private viewSeq = -1n;
+  private lastSeq = 0n;
+  private held: HeldSeat | null;
+  private log: string[] = [];
+  private message = "";
+  private reconnecting = false;
+  private closed = false;
+  private watching: AbortController | null = null;
+  private refreshQueued = false;
+  private tableStale = true;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly tableId: string,
+  ) {
+    this.held = heldSeat(tableId);
+  }
+
+  async start(): Promise<void> {
+    replace(this.root, t("loading"));
+    try {
+      await this.refresh();
+    } catch (error) {
+      replace(this.root, h("p", { class: "message", role: "alert" }, t("failed", { message: refusal(error).message })));
+      return;
+    }
+    this.lastSeq = this.viewSeq >= 0n ? this.viewSeq : (this.table?.lastSeq ?? 0n);
+    this.watch();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.watching?.abort();
+  }
+
+  private token(): string | undefined {
+    return this.held?.token;
+  }
+
+  /** Fetches the table (when an event changed it) and the view, then draws. */
+  private async refresh(): Promise<void> {
+    if (this.tableStale || this.table === null) {
+      this.tableStale = false;
+      const got = await tables.getTable({ tableId: this.tableId });
+      if (got.table) this.table = got.table;
+    }
+    if (this.table !== null && this.table.status !== TableStatus.OPEN) {
+      try {
+        const got = await play.getView({ tableId: this.tableId }, seatHeaders(this.token()));
+        if (got.seq >= this.viewSeq) {
+          this.viewSeq = got.seq;
+          this.view = got.view ?? null;
+        }
+      } catch (error) {
+        const why = refusal(error);
+        if (why.reason === "unauthenticated" || why.reason === "bad_credential") this.loseSeat();
+        else if (why.reason !== "table_not_playing") this.message = t("failed", { message: why.message });
+      }
+    }
+    this.draw();
+  }
+
+  private scheduleRefresh(): void {
+    if (this.refreshQueued || this.closed) return;
+    this.refreshQueued = true;
+    setTimeout(() => {
+      this.refreshQueued = false;
+      this.refresh().catch((error: unknown) => {
+        this.message = t("failed", { message: refusal(error).message });
+        this.draw();
+      });
+    }, 0);
+  }
+
+  private loseSeat(): void {
+    forgetSeat(this.tableId);
+    this.held = null;
+  }
+
+  /** WatchTable from the last event seen, again after each break, until the stream ends. */
+  private watch(): void {
+    this.watching?.abort();
+    const control = new AbortController();
+    this.watching = control;
+    const run = async (): Promise<void> => {
+      let delay = RETRY_FIRST_MS;
+      while (!this.closed && !control.signal.aborted) {
+        try {
+          const stream = play.watchTable(
+            { tableId: this.tableId, afterSeq: this.lastSeq },
+            { ...seatHeaders(this.token()), signal: control.signal },
+          );
+          for await (const item of stream) {
+            if (this.reconnecting) {
+              this.reconnecting = false;
+              this.draw();
+            }
+            delay = RETRY_FIRST_MS;
+            if (item.item.case === "event") this.onEvent(item.item.value);
+          }
+          return; // the session is over, or the table closed: every event was sent
+        } catch (error) {
+          if (this.closed || control.signal.aborted) return;
+          const why = refusal(error);
+          if (FINAL.has(why.code)) {
+            this.message = t("failed", { message: why.message });
+            this.draw();
+            return;
+          }
+          this.reconnecting = true;
+          this.draw();
+          await sleep(delay);
+          delay = Math.min(delay * 2, RETRY_MOST_MS);
+        }
+      }
+    };
+    void run();
+  }
+
+  private onEvent(event: Event): void {
+    if (event.seq <= this.lastSeq) return;
+    this.lastSeq = event.seq;
+    const line = this.table ? eventLine(event, (seat) => seatName(this.table as Table, seat)) : null;
+    if (line !== null) {
+      this.log.push(line);
+      if (this.log.length > LOG_LINES) this.log.shift();
+    }
+    if (event.kind.case !== undefined && TABLE_EVENTS.has(event.kind.case)) this.tableStale = true;
+    this.scheduleRefresh();
+  }
+
+  private join(name: string): void {
+    saveName(name);
+    tables
+      .joinTable({ tableId: this.tableId, playerName: name })
+      .then((joined) => {
+        this.held = { seat: joined.seat, token: joined.seatToken };
+        keepSeat(this.tableId, this.held);
+        if (joined.table) this.table = joined.table;
+        this.message = "";
+        this.lastSeq = joined.table?.lastSeq ?? this.lastSeq;
+        this.draw();
+        this.watch(); // the seat's own stream, filtered for it
+      })
+      .catch((error: unknown) => this.refused(error));
+  }
+
+  private startTable(): void {
+    tables
+      .startTable({ tableId: this.tableId }, seatHeaders(this.token()))
+      .then(() => {
+        this.message = "";
+        this.tableStale = true;
+        this.scheduleRefresh();
+      })
+      .catch((error: unknown) => this.refused(error));
+  }
+
+  private act(action: ActionInit): void {
+    play
+      .submitAction(
+        { tableId: this.tableId, action, requestId: requestId(), expectedSeq: this.viewSeq },
+        seatHeaders(this.token()),
+      )
+      .then(() => {
+        this.message = "";
+        this.scheduleRefresh();
+      })
+      .catch((error: unknown) => {
+        this.refused(error);
+        this.scheduleRefresh();
+      });
+  }
+
+  private refused(error: unknown): void {
+    this.message = t("refused", { message: refusal(error).message });
+    this.draw();
+  }
+
+  private joinLink(): string {
+    return `${location.origin}${location.pathname}#table=${encodeURIComponent(this.tableId)}`;
+  }
+
+  private seatPanel(table: Table): HTMLElement {
+    const taken = table.seats.filter((seat) => seat.taken).length;
+    const open = table.status === TableStatus.OPEN;
+    const parts: (HTMLElement | null)[] = [];
+    if (open) {
+      const link = h("input", { type: "text", readonly: true, id: "join-link", value: this.joinLink() });
+      link.addEventListener("focus", () => link.select());
+      parts.push(h("label", { class: "joinlink" }, t("joinLink"), link));
+    }
+    if (open && this.held === null && taken < table.seatCount) {
+      const name = h("input", { type: "text", id: "player-name", maxlength: 40, value: savedName() });
+      const form = h("form", { class: "join" }, h("label", {}, t("yourName"), name), h("button", { type: "submit" }, t("join")));
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        this.join(name.value.trim());
+      });
+      parts.push(form);
+    }
+    if (open && taken < table.seatCount) {
+      parts.push(h("p", {}, t("waitingForPlayers", { n: table.seatCount - taken })));
+    }
+    if (open && this.held !== null && taken === table.seatCount) {
+      parts.push(h("p", {}, button(t("start"), () => this.startTable(), { id: "start" })));
+    }
+    if (this.held === null && !(open && taken < table.seatCount)) {
+      parts.push(h("p", { class: "spectator" }, t("watching")));
+    }
+    return h("div", { class: "panel" }, ...parts);
+  }
+
+  private draw(): void {
+    if (this.closed || this.table === null) return;
+    const table = this.table;
+    const focused = document.activeElement as HTMLElement | null;
+    const focusKey = focused?.dataset.card ?? focused?.dataset.action ?? focused?.id ?? null;
+    const board: Board = {
+      table,
+      view: this.view,
+      seat: this.held?.seat ?? null,
+      act: (action) => this.act(action),
+    };
+    replace(
+      this.root,
+      h("p", {}, h("a", { href: "#" }, t("back"))),
+      h(
+        "h2",
+        {},
+        table.ruleset ? title(table.ruleset) : "",
+        " — ",
+        h("span", { class: "status", "data-status": table.status }, statusText(table.status)),
+      ),
+      this.reconnecting ? h("p", { class: "reconnecting", role: "status" }, t("reconnecting")) : null,
+      this.seatPanel(table),
+      h("p", { class: "message", id: "message", role: "alert" }, this.message),
+      drawBoard(board),
+      h(
+        "section",
+        { class: "log" },
+        h("h3", {}, t("log")),
+        h("ol", { id: "log" }, ...this.log.map((line) => h("li", {}, line))),
+      ),
+    );
+    if (focusKey !== null) {
+      const again = this.root.querySelector<HTMLElement>(
+        `[data-card="${CSS.escape(focusKey)}"], [data-action="${CSS.escape(focusKey)}"], #${CSS.escape(focusKey)}`,
+      );
+      if (again && !(again as HTMLButtonElement).disabled) again.focus();
+    }
+  }
+}
+
+export function tablePage(root: HTMLElement, tableId: string): View {
+  const page = new TablePage(root, tableId);
+  void page.start();
+  return page;
+}
