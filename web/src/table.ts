@@ -27,6 +27,13 @@ const FINAL = new Set([Code.NotFound, Code.Unauthenticated, Code.PermissionDenie
 /** Events after which the table itself (seats, status) is fetched again. */
 const TABLE_EVENTS = new Set(["playerJoined", "playerLeft", "handStarted", "handOver", "sessionOver", "tableClosed"]);
 
+/** What names a focusable element across redraws: its card, its action, or its id. */
+function focusKey(element: Element | null): string | null {
+  if (!(element instanceof HTMLElement)) return null;
+  const key = element.dataset.card ?? element.dataset.action ?? element.id;
+  return key ? `${element.tagName}:${key}` : null;
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 class TablePage implements View {
@@ -248,8 +255,7 @@ class TablePage implements View {
   private draw(): void {
     if (this.closed || this.table === null) return;
     const table = this.table;
-    const focused = document.activeElement as HTMLElement | null;
-    const focusKey = focused?.dataset.card ?? focused?.dataset.action ?? focused?.id ?? null;
+    const focused = focusKey(document.activeElement);
     const board: Board = {
       table,
       view: this.view,
@@ -277,9 +283,10 @@ class TablePage implements View {
         h("ol", { id: "log" }, ...this.log.map((line) => h("li", {}, line))),
       ),
     );
-    if (focusKey !== null) {
-      const again = this.root.querySelector<HTMLElement>(
-        `[data-card="${CSS.escape(focusKey)}"], [data-action="${CSS.escape(focusKey)}"], #${CSS.escape(focusKey)}`,
+    if (focused !== null) {
+      // The same card, action or field keeps the keyboard's focus across a redraw.
+      const again = Array.from(this.root.querySelectorAll<HTMLElement>("button, input, select")).find(
+        (element) => focusKey(element) === focused,
       );
       if (again && !(again as HTMLButtonElement).disabled) again.focus();
     }

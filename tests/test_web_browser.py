@@ -1,0 +1,341 @@
+"""The web table in a real browser: headless Chromium, the distribution's own, on a referee
+started as ``bhabhi serve --web-port`` serves it (the page built into the package).
+
+Three players in three browser contexts (English, German, Polish) and a spectator in a
+fourth: the lobby lists the rulesets and the new table, one player creates the table and
+the others join by its link, they start and play by clicking legal cards, a card that is
+not legal (pressed anyway) is refused in words in the player's language, a reload in the
+middle of a trick keeps the seat and the hand, and the spectator's page and every API
+response it receives hold no card of any player's hidden hand. Screenshots go to
+``tmp_path`` only.
+
+Chromium comes from the system (``apt-get install chromium``); where it or Playwright is
+missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
+``test_rulebook_browser.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import bhabhi_command
+
+from referee.server import web
+from referee.server.errors import MESSAGES
+
+REQUIRE_VARIABLE = "BHABHI_REQUIRE_BROWSER"
+RULESET = "pickup"
+SEATS = 3
+MOVES = 14
+"""Moves played by clicking (cards or a pickup), at most: enough for tricks, pickups and a
+reload in the middle of one, without the minutes a whole hand of three would take."""
+WAIT_MS = 15_000
+
+# A page's fetches, kept whole (a WatchTable stream too, while it is open): the spectator's
+# every API response, read as it arrives, beside what page.on("response") sees.
+TEE_FETCH = """(() => {
+  const fetched = [];
+  window.__fetched = fetched;
+  const original = window.fetch.bind(window);
+  window.fetch = async (...args) => {
+    const response = await original(...args);
+    const entry = { url: response.url, body: "" };
+    fetched.push(entry);
+    const reader = response.clone().body?.getReader();
+    if (reader) {
+      const decoder = new TextDecoder();
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          entry.body += decoder.decode(value, { stream: true });
+        }
+      })().catch(() => {});
+    }
+    return response;
+  };
+})();"""
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get(REQUIRE_VARIABLE, "") == "1":
+        pytest.fail(f"{why} ({REQUIRE_VARIABLE}=1: the browser check is required here)")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        _unavailable("no chromium on the PATH (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    if not (web.PAGE_DIRECTORY / "index.html").is_file():
+        _unavailable("the web table is not built (make page)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """A referee as ``make run`` starts one (its store in memory, free ports): the page's
+    address."""
+    process = subprocess.Popen(
+        [*bhabhi_command(), "serve", "--port", "0", "--web-port", "0", "--db", ":memory:"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        address = None
+        for line in process.stdout:
+            found = re.search(r"web API .* on (http://\S+/)", line)
+            if found:
+                address = found.group(1)
+                break
+        assert address is not None, "the referee printed no web address"
+        yield address
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _new_page(browser: Any, locale: str, *, tee: bool = False) -> Any:
+    context = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    if tee:
+        page.add_init_script(TEE_FETCH)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def _worded(language: int) -> list[re.Pattern[str]]:
+    """Every refusal's words in one language (1 en, 2 de, 3 pl), as patterns."""
+    patterns = []
+    for texts in MESSAGES.values():
+        pattern = re.sub(r"\\\{\w+\\\}", ".+", re.escape(texts[language]))
+        patterns.append(re.compile(pattern))
+    return patterns
+
+
+def _hand(page: Any) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        ".hand button.card", "cards => cards.map(c => c.dataset.card)"
+    )
+    return cards
+
+
+def _log_size(page: Any) -> int:
+    size: int = page.eval_on_selector_all("#log li", "items => items.length")
+    return size
+
+
+def _mover(pages: list[Any]) -> tuple[Any, Any] | None:
+    """The page whose seat is to move now and the control it would press: a legal card, or
+    else another legal action (a pickup)."""
+    for page in pages:
+        for selector in (".hand button.card.legal", ".hand button.action"):
+            control = page.query_selector(selector)
+            if control is not None:
+                return page, control
+    return None
+
+
+def _wait_for_mover(pages: list[Any]) -> tuple[Any, Any] | None:
+    for _ in range(WAIT_MS // 100):
+        found = _mover(pages)
+        if found is not None:
+            return found
+        if any(page.query_selector(".seat .count") is None for page in pages):
+            return None
+        pages[0].wait_for_timeout(100)
+    return None
+
+
+def _trick_started(page: Any) -> bool:
+    return page.query_selector(".seat .played") is not None
+
+
+def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
+    browser: Any, site: str, tmp_path: Path
+) -> None:
+    page = _new_page(browser, "en-GB")
+    page.goto(site)
+    page.wait_for_selector(f'li[data-ruleset="{RULESET}"]')
+    assert page.query_selector(f'li[data-ruleset="{RULESET}"] a.rulebook') is not None
+    page.select_option("#new-ruleset", RULESET)
+    seats = page.eval_on_selector_all("#new-seats option", "os => os.map(o => o.value)")
+    assert seats == [str(n) for n in range(3, 9)]  # what the ruleset allows
+    page.select_option("#new-seats", "4")
+    page.click("form.create button[type=submit]")
+    page.wait_for_url(re.compile(r"#table="))
+    table_id = page.url.split("#table=")[1]
+    page.goto(site)
+    row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
+    assert "0 of 4 taken" in row.inner_text() and "waiting for players" in row.inner_text()
+    page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
+    frame = page.wait_for_selector("iframe.rulebook")
+    assert frame.get_attribute("lang") == "en"
+    book = frame.content_frame()
+    assert book is not None
+    book.wait_for_selector("h1")
+    assert "Pick-up" in book.inner_text("h1")
+    page.screenshot(path=str(tmp_path / "rulebook.png"))
+    assert page.errors == []
+
+
+def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
+    browser: Any, site: str, tmp_path: Path
+) -> None:
+    ann = _new_page(browser, "en-GB")
+    bea = _new_page(browser, "de-DE")
+    cem = _new_page(browser, "pl-PL")
+    # Ann creates the table and joins it; the others join by the link she sends.
+    ann.goto(site)
+    ann.wait_for_selector("form.create")
+    ann.select_option("#new-ruleset", RULESET)
+    ann.select_option("#new-seats", str(SEATS))
+    ann.fill("#new-hands", "1")
+    ann.click("form.create button[type=submit]")
+    ann.fill("#player-name", "Ann")
+    ann.click("form.join button[type=submit]")
+    link = ann.input_value("#join-link")
+    assert "#table=" in link
+    table_id = link.split("#table=")[1]
+    for page, name in ((bea, "Bea"), (cem, "Cem")):
+        page.goto(link)
+        page.fill("#player-name", name)
+        page.click("form.join button[type=submit]")
+    ann.click("#start")  # there once every seat is taken
+    # The languages: each page in its browser's language.
+    players = [ann, bea, cem]
+    for page in players:
+        page.wait_for_selector(".hand button.card")
+    assert bea.inner_text("h1") == "Bhabhi — der Tisch im Browser"
+    assert cem.inner_text("h1") == "Bhabhi — stół w przeglądarce"
+    assert "Deine Hand" in bea.inner_text(".hand h3")
+    assert "Twoja ręka" in cem.inner_text(".hand h3")
+    spectator = _new_page(browser, "en-GB", tee=True)
+    bodies: list[tuple[str, bytes]] = []
+
+    def keep(response: Any) -> None:
+        if "/bhabhi.referee.v1." in response.url:
+            # A body that cannot be read (a stream cut off) is read by the fetch tee.
+            with contextlib.suppress(Exception):
+                bodies.append((response.url, response.body()))
+
+    spectator.on("requestfinished", lambda request: keep(request.response()))
+    spectator.goto(link)
+    spectator.wait_for_selector(".seat .count")
+    assert spectator.query_selector(".hand") is None
+    assert "You are watching" in spectator.inner_text("main")
+
+    # A hand of three, kept for the checks below: a suit per card, coloured.
+    colours = ann.eval_on_selector_all(
+        ".hand .face .suit", "ss => ss.map(s => [s.textContent, getComputedStyle(s).color])"
+    )
+    for symbol, colour in colours:
+        assert colour == ("rgb(200, 16, 46)" if symbol in "♥♦" else "rgb(0, 0, 0)"), symbol
+
+    refused = reloaded = False
+    moves = 0
+    while moves < MOVES:
+        found = _wait_for_mover(players)
+        if found is None:
+            break  # the hand is over
+        page, control = found
+        if not refused:
+            # Another player presses a card the page does not offer: refused in words.
+            other = next(p for p in players if p is not page)
+            card = other.query_selector(".hand button.card[disabled]")
+            assert card is not None
+            card.evaluate("c => c.removeAttribute('disabled')")
+            card.click()
+            other.wait_for_function("document.getElementById('message').textContent !== ''")
+            message = other.inner_text("#message")
+            language = {ann: 1, bea: 2, cem: 3}[other]
+            prefix = {1: "Refused: ", 2: "Abgelehnt: ", 3: "Odrzucono: "}[language]
+            assert message.startswith(prefix), message
+            words = message.removeprefix(prefix)
+            assert any(p.fullmatch(words) for p in _worded(language)), message
+            other.screenshot(path=str(tmp_path / "refused.png"))
+            refused = True
+        if not reloaded and _trick_started(page):
+            # A reload in the middle of a trick: the same seat, the same hand, still to move.
+            hand = _hand(page)
+            page.reload()
+            page.wait_for_selector(".hand button.card")
+            assert _hand(page) == hand
+            assert "(" in page.inner_text(".seat.mine .name")
+            reloaded = True
+            continue
+        before = _log_size(page)
+        key = control.get_attribute("data-card") or control.get_attribute("data-action")
+        control.click()
+        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=before)
+        moves += 1
+        assert key is not None
+    assert refused and reloaded and moves > 0
+    ann.screenshot(path=str(tmp_path / "ann.png"), full_page=True)
+    spectator.screenshot(path=str(tmp_path / "spectator.png"), full_page=True)
+
+    # The spectator holds no card of a hidden hand: nothing in its page, nothing it got.
+    spectator.wait_for_timeout(500)
+    known = spectator.eval_on_selector_all(
+        ".seat",
+        "seats => seats.map(s => Array.from(s.querySelectorAll('.known [data-card]'),"
+        " c => c.dataset.card))",
+    )
+    hidden = set()
+    for seat, page in enumerate(players):
+        mine = page.eval_on_selector(".seat.mine", "s => Number(s.dataset.seat)")
+        hidden |= set(_hand(page)) - set(known[mine])
+        assert page.errors == [], seat
+    assert hidden
+    dom = spectator.content()
+    fetched = spectator.evaluate("window.__fetched")
+    api = [entry for entry in fetched if "/bhabhi.referee.v1." in entry["url"]]
+    assert any("WatchTable" in entry["url"] for entry in api)
+    assert any("GetView" in entry["url"] for entry in api)
+    for card in sorted(hidden):
+        assert f'data-card="{card}"' not in dom, card
+        for entry in api:
+            assert f'"{card}"' not in entry["body"], (card, entry["url"])
+        for url, body in bodies:
+            assert f'"{card}"'.encode() not in body, (card, url)
+    assert spectator.errors == []
+    assert table_id in spectator.url
+
+
+def test_the_language_is_chosen_by_hand_and_kept(browser: Any, site: str) -> None:
+    page = _new_page(browser, "en-US")
+    page.goto(site)
+    page.wait_for_selector("#language")
+    assert page.inner_text("main h2") == "Tables"
+    page.select_option("#language", "pl")
+    page.wait_for_function("document.querySelector('main h2').textContent === 'Stoły'")
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    page.reload()
+    page.wait_for_selector("main h2")
+    assert page.inner_text("main h2") == "Stoły"
+    page.select_option("#language", "de")
+    page.wait_for_function("document.querySelector('main h2').textContent === 'Tische'")
+    page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
+    frame = page.wait_for_selector("iframe.rulebook")
+    assert frame.get_attribute("lang") == "de"
