@@ -45,9 +45,11 @@ $(WEB_CLIENT): $(PROTOS) web/buf.gen.yaml $(WEB_MODULES) $(BUF)
 	cd web && ../$(BUF) generate
 	touch $(WEB_CLIENT)
 
-# esbuild bundles web/src/main.ts into referee/server/page/ (app.js, index.html, app.css).
-$(PAGE): $(WEB_SOURCES) $(WEB_CLIENT) web/build.mjs $(WEB_MODULES)
+# esbuild bundles web/src/main.ts into referee/server/page/ (app.js, index.html); app.css
+# is the house style (referee/pagestyle.py) and then web/src/app.css.
+$(PAGE): $(WEB_SOURCES) $(WEB_CLIENT) web/build.mjs $(WEB_MODULES) tools/page_css.py referee/pagestyle.py $(STAMP)
 	cd web && node build.mjs
+	$(BIN)/python tools/page_css.py web/src/app.css referee/server/page/app.css
 
 page: $(PAGE)
 

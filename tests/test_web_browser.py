@@ -20,6 +20,7 @@ import contextlib
 import os
 import re
 import shutil
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,29 +89,51 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """A referee as ``make run`` starts one (its store in memory, free ports): the page's
-    address."""
-    process = subprocess.Popen(
-        [*bhabhi_command(), "serve", "--port", "0", "--web-port", "0", "--db", ":memory:"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        address = None
-        for line in process.stdout:
+class Served:
+    """``bhabhi serve`` as ``make run`` starts it, its gRPC and web ports and its store
+    given (so that it can be stopped and started again on the same ones)."""
+
+    def __init__(self, *flags: str) -> None:
+        self.flags = flags
+        self.process: subprocess.Popen[str] | None = None
+        self.address = ""
+
+    def start(self) -> str:
+        self.process = subprocess.Popen(
+            [*bhabhi_command(), "serve", *self.flags],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
             found = re.search(r"web API .* on (http://\S+/)", line)
             if found:
-                address = found.group(1)
-                break
-        assert address is not None, "the referee printed no web address"
-        yield address
+                self.address = found.group(1)
+                return self.address
+        raise AssertionError("the referee printed no web address")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """A referee with its store in memory on free ports: the page's address."""
+    served = Served("--port", "0", "--web-port", "0", "--db", ":memory:")
+    try:
+        yield served.start()
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        served.stop()
 
 
 def _new_page(browser: Any, locale: str, *, tee: bool = False) -> Any:
@@ -168,6 +191,27 @@ def _wait_for_mover(pages: list[Any]) -> tuple[Any, Any] | None:
     return None
 
 
+def _seat_three(site: str, ann: Any, bea: Any, cem: Any) -> str:
+    """Ann creates a table of three and joins it; Bea and Cem join by the link she sends;
+    Ann starts it. The link."""
+    ann.goto(site)
+    ann.wait_for_selector("form.create")
+    ann.select_option("#new-ruleset", RULESET)
+    ann.select_option("#new-seats", str(SEATS))
+    ann.fill("#new-hands", "1")
+    ann.click("form.create button[type=submit]")
+    ann.fill("#player-name", "Ann")
+    ann.click("form.join button[type=submit]")
+    link: str = ann.input_value("#join-link")
+    assert "#table=" in link
+    for page, name in ((bea, "Bea"), (cem, "Cem")):
+        page.goto(link)
+        page.fill("#player-name", name)
+        page.click("form.join button[type=submit]")
+    ann.click("#start")  # there once every seat is taken
+    return link
+
+
 def _trick_started(page: Any) -> bool:
     return page.query_selector(".seat .played") is not None
 
@@ -203,26 +247,9 @@ def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
 def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
     browser: Any, site: str, tmp_path: Path
 ) -> None:
-    ann = _new_page(browser, "en-GB")
-    bea = _new_page(browser, "de-DE")
-    cem = _new_page(browser, "pl-PL")
-    # Ann creates the table and joins it; the others join by the link she sends.
-    ann.goto(site)
-    ann.wait_for_selector("form.create")
-    ann.select_option("#new-ruleset", RULESET)
-    ann.select_option("#new-seats", str(SEATS))
-    ann.fill("#new-hands", "1")
-    ann.click("form.create button[type=submit]")
-    ann.fill("#player-name", "Ann")
-    ann.click("form.join button[type=submit]")
-    link = ann.input_value("#join-link")
-    assert "#table=" in link
+    ann, bea, cem = (_new_page(browser, locale) for locale in ("en-GB", "de-DE", "pl-PL"))
+    link = _seat_three(site, ann, bea, cem)
     table_id = link.split("#table=")[1]
-    for page, name in ((bea, "Bea"), (cem, "Cem")):
-        page.goto(link)
-        page.fill("#player-name", name)
-        page.click("form.join button[type=submit]")
-    ann.click("#start")  # there once every seat is taken
     # The languages: each page in its browser's language.
     players = [ann, bea, cem]
     for page in players:
@@ -339,3 +366,41 @@ def test_the_language_is_chosen_by_hand_and_kept(browser: Any, site: str) -> Non
     page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
     frame = page.wait_for_selector("iframe.rulebook")
     assert frame.get_attribute("lang") == "de"
+
+
+def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: Path) -> None:
+    """The referee stops (its streams end UNAVAILABLE) and starts again on the same ports
+    and store: every page says it is reconnecting, subscribes again from the last event it
+    saw, and play goes on where it was."""
+    served = Served(
+        "--port", str(_free_port()), "--web-port", str(_free_port()),
+        "--db", str(tmp_path / "referee.sqlite3"),
+    )  # fmt: skip
+    try:
+        site = served.start()
+        players = [_new_page(browser, "en-GB") for _ in range(SEATS)]
+        _seat_three(site, *players)
+        for page in players:
+            page.wait_for_selector(".hand button.card")
+        found = _wait_for_mover(players)
+        assert found is not None
+        mover, control = found
+        card = control.get_attribute("data-card")
+        watcher = next(p for p in players if p is not mover)
+        before = _log_size(watcher)
+        served.stop()
+        for page in players:
+            page.wait_for_selector(".reconnecting")
+        served.start()
+        for page in players:
+            page.wait_for_selector(".reconnecting", state="detached", timeout=30_000)
+        mover.click(f'.hand button.card.legal[data-card="{card}"]')
+        watcher.wait_for_function(
+            "n => document.querySelectorAll('#log li').length > n", arg=before
+        )
+        assert watcher.inner_text("#log li:last-child").startswith(
+            mover.inner_text(".seat.mine .name").removesuffix(" (you)")
+        )
+        assert all(page.errors == [] for page in players)
+    finally:
+        served.stop()

@@ -1,6 +1,7 @@
 // Builds the web table into the Python package (referee/server/page/), which the referee
-// serves at "/" on its web port: index.html and app.css copied, src/main.ts bundled with
-// the generated client (src/gen/, `buf generate`) and its runtime into one app.js.
+// serves at "/" on its web port: index.html copied, src/main.ts bundled with the generated
+// client (src/gen/, `buf generate`) and its runtime into one app.js. (app.css is written
+// next by tools/page_css.py: the project's house style, then src/app.css.)
 // Nothing is fetched at run time: no CDN, no font, no module loaded from elsewhere.
 import { build } from "esbuild";
 import { copyFile, mkdir, rm } from "node:fs/promises";
@@ -23,4 +24,3 @@ await build({
   logLevel: "warning",
 });
 await copyFile(join(here, "src", "index.html"), join(out, "index.html"));
-await copyFile(join(here, "src", "app.css"), join(out, "app.css"));

@@ -44,7 +44,10 @@ class TablePage implements View {
   private held: HeldSeat | null;
   private log: string[] = [];
   private message = "";
+  /** The stream broke and is being subscribed again. */
   private reconnecting = false;
+  /** A view could not be fetched (no answer from the referee) and is asked for again. */
+  private unanswered = false;
   private closed = false;
   private watching: AbortController | null = null;
   private refreshQueued = false;
@@ -81,9 +84,9 @@ class TablePage implements View {
   /** Fetches the table (when an event changed it) and the view, then draws. */
   private async refresh(): Promise<void> {
     if (this.tableStale || this.table === null) {
-      this.tableStale = false;
       const got = await tables.getTable({ tableId: this.tableId });
       if (got.table) this.table = got.table;
+      this.tableStale = false;
     }
     if (this.table !== null && this.table.status !== TableStatus.OPEN) {
       try {
@@ -94,10 +97,12 @@ class TablePage implements View {
         }
       } catch (error) {
         const why = refusal(error);
+        if (why.reason === "") throw error; // no refusal: the referee did not answer
         if (why.reason === "unauthenticated" || why.reason === "bad_credential") this.loseSeat();
         else if (why.reason !== "table_not_playing") this.message = t("failed", { message: why.message });
       }
     }
+    this.unanswered = false;
     this.draw();
   }
 
@@ -107,7 +112,13 @@ class TablePage implements View {
     setTimeout(() => {
       this.refreshQueued = false;
       this.refresh().catch((error: unknown) => {
-        this.message = t("failed", { message: refusal(error).message });
+        if (refusal(error).reason !== "") {
+          this.message = t("failed", { message: refusal(error).message });
+        } else {
+          // No answer (the connection dropped, the referee restarting): ask again soon.
+          this.unanswered = true;
+          setTimeout(() => this.scheduleRefresh(), RETRY_MOST_MS / 4);
+        }
         this.draw();
       });
     }, 0);
@@ -118,30 +129,29 @@ class TablePage implements View {
     this.held = null;
   }
 
-  /** WatchTable from the last event seen, again after each break, until the stream ends. */
+  /** WatchTable from the last event seen, until the stream ends. When it breaks, the page
+   * says so and asks the referee again (GetTable, GetView), waiting longer each time, until
+   * it answers; then it subscribes again from the last event seen. (A subscription is not
+   * answered before its first event, so the referee's answering is what tells the page
+   * that it is back.) */
   private watch(): void {
     this.watching?.abort();
     const control = new AbortController();
     this.watching = control;
+    const gone = (): boolean => this.closed || control.signal.aborted;
     const run = async (): Promise<void> => {
-      let delay = RETRY_FIRST_MS;
-      while (!this.closed && !control.signal.aborted) {
+      while (!gone()) {
         try {
           const stream = play.watchTable(
             { tableId: this.tableId, afterSeq: this.lastSeq },
             { ...seatHeaders(this.token()), signal: control.signal },
           );
           for await (const item of stream) {
-            if (this.reconnecting) {
-              this.reconnecting = false;
-              this.draw();
-            }
-            delay = RETRY_FIRST_MS;
             if (item.item.case === "event") this.onEvent(item.item.value);
           }
           return; // the session is over, or the table closed: every event was sent
         } catch (error) {
-          if (this.closed || control.signal.aborted) return;
+          if (gone()) return;
           const why = refusal(error);
           if (FINAL.has(why.code)) {
             this.message = t("failed", { message: why.message });
@@ -150,12 +160,27 @@ class TablePage implements View {
           }
           this.reconnecting = true;
           this.draw();
-          await sleep(delay);
-          delay = Math.min(delay * 2, RETRY_MOST_MS);
+          await this.untilAnswered(gone);
+          this.reconnecting = false;
+          this.draw();
         }
       }
     };
     void run();
+  }
+
+  /** Waits, longer each time, until the referee answers a GetTable and a GetView. */
+  private async untilAnswered(gone: () => boolean): Promise<void> {
+    for (let delay = RETRY_FIRST_MS; !gone(); delay = Math.min(delay * 2, RETRY_MOST_MS)) {
+      await sleep(delay);
+      try {
+        this.tableStale = true;
+        await this.refresh();
+        return;
+      } catch {
+        // not yet
+      }
+    }
   }
 
   private onEvent(event: Event): void {
@@ -272,7 +297,7 @@ class TablePage implements View {
         " — ",
         h("span", { class: "status", "data-status": table.status }, statusText(table.status)),
       ),
-      this.reconnecting ? h("p", { class: "reconnecting", role: "status" }, t("reconnecting")) : null,
+      this.reconnecting || this.unanswered ? h("p", { class: "reconnecting", role: "status" }, t("reconnecting")) : null,
       this.seatPanel(table),
       h("p", { class: "message", id: "message", role: "alert" }, this.message),
       drawBoard(board),
