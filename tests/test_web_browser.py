@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from server_helpers import bhabhi_command
 
@@ -185,10 +186,33 @@ def _wait_for_mover(pages: list[Any]) -> tuple[Any, Any] | None:
         found = _mover(pages)
         if found is not None:
             return found
-        if any(page.query_selector(".seat .count") is None for page in pages):
-            return None
+        if any(page.query_selector("#turn[data-over]") is not None for page in pages):
+            return None  # the hand is over
         pages[0].wait_for_timeout(100)
     return None
+
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  return e ? [e.tagName, e.className, e.dataset.card || "", Boolean(e.disabled)] : null;
+}"""
+
+
+def _play_by_keyboard(page: Any) -> str:
+    """Tab from the top of the page to the first legal card (never stopping on a card that
+    is not legal) and press Enter: the card."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        assert focused is not None
+        tag, classes, card, disabled = focused
+        assert not disabled
+        if tag == "BUTTON" and "card" in classes.split():
+            assert "legal" in classes.split(), focused
+            page.keyboard.press("Enter")
+            return str(card)
+    raise AssertionError("Tab never reached a legal card")
 
 
 def _seat_three(site: str, ann: Any, bea: Any, cem: Any) -> str:
@@ -402,5 +426,64 @@ def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: P
             mover.inner_text(".seat.mine .name").removesuffix(" (you)")
         )
         assert all(page.errors == [] for page in players)
+    finally:
+        served.stop()
+
+
+SMALL_DEAL = ["AS 2H 3H 9C", "KS 4H 5D 10C", "QS 6H 7D JC"]
+"""Pick-up Bhabhi, three seats of four cards (a test deal): a hand of a few tricks."""
+
+
+def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
+    """On a test deal (a referee in test mode, the table made over Connect) three pages
+    play by clicking until the hand is over: each page says who is the Bhabhi, the log
+    says the session is over, and the lobby no longer lists the table."""
+    served = Served("--port", "0", "--web-port", "0", "--db", ":memory:", "--test-mode")
+    try:
+        site = served.start()
+        created = httpx.post(
+            f"{site}bhabhi.referee.v1.TableService/CreateTable",
+            json={
+                "rulesetId": RULESET,
+                "seatCount": SEATS,
+                "hands": 1,
+                "testDeal": [{"cards": cards.split()} for cards in SMALL_DEAL],
+            },
+            timeout=20,
+        )
+        assert created.status_code == 200, created.text
+        link = f"{site}#table={created.json()['table']['tableId']}"
+        players = [_new_page(browser, "en-GB") for _ in range(SEATS)]
+        for page, name in zip(players, ("Ann", "Bea", "Cem"), strict=True):
+            page.goto(link)
+            page.fill("#player-name", name)
+            page.click("form.join button[type=submit]")
+        players[0].click("#start")
+        for page in players:
+            page.wait_for_selector(".hand button.card")
+        for _ in range(40):
+            found = _wait_for_mover(players)
+            if found is None:
+                break
+            page, control = found
+            before = _log_size(page)
+            control.click()
+            page.wait_for_function(
+                "n => document.querySelectorAll('#log li').length > n", arg=before
+            )
+        else:
+            raise AssertionError("the hand did not end in 40 moves")
+        for page in players:
+            page.wait_for_function(
+                "document.getElementById('log').textContent.includes('The session is over.')"
+            )
+            assert "The hand is over." in page.inner_text("#turn")
+            assert "is the Bhabhi" in page.inner_text("#turn")
+            assert page.query_selector(".hand button.card.legal") is None
+            assert page.errors == []
+        players[0].screenshot(path=str(tmp_path / "over.png"), full_page=True)
+        players[0].goto(site)
+        players[0].wait_for_selector("#tables .empty, #tables table")
+        assert players[0].query_selector(f'tr[data-table="{link.split("=")[1]}"]') is None
     finally:
         served.stop()

@@ -176,7 +176,7 @@ export function drawBoard(board: Board): HTMLElement {
     "div",
     { class: "board" },
     h("div", { class: "round" }, ...seats, board.view ? centre(board.view) : null),
-    h("p", { class: "turnline", id: "turn" }, turnLine(board)),
+    h("p", { class: "turnline", id: "turn", "data-over": Boolean(board.view?.result) }, turnLine(board)),
     hand(board),
   );
 }
