@@ -170,18 +170,23 @@ def _log_size(page: Any) -> int:
     return size
 
 
-def _mover(pages: list[Any]) -> tuple[Any, Any] | None:
-    """The page whose seat is to move now and the control it would press: a legal card, or
-    else another legal action (a pickup)."""
+def _mover(pages: list[Any]) -> tuple[Any, str, str] | None:
+    """The page whose seat is to move now, the selector of the control it would press (a
+    legal card, or else another legal action, a pickup) and the card ("" for an action).
+    A selector, not the element: a redraw replaces the elements."""
     for page in pages:
-        for selector in (".hand button.card.legal", ".hand button.action"):
-            control = page.query_selector(selector)
-            if control is not None:
-                return page, control
+        card = page.query_selector(".hand button.card.legal")
+        if card is not None:
+            name = card.get_attribute("data-card")
+            return page, f'.hand button.card.legal[data-card="{name}"]', name
+        action = page.query_selector(".hand button.action")
+        if action is not None:
+            key = action.get_attribute("data-action")
+            return page, f'.hand button.action[data-action="{key}"]', ""
     return None
 
 
-def _wait_for_mover(pages: list[Any]) -> tuple[Any, Any] | None:
+def _wait_for_mover(pages: list[Any]) -> tuple[Any, str, str] | None:
     for _ in range(WAIT_MS // 100):
         found = _mover(pages)
         if found is not None:
@@ -271,7 +276,7 @@ def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
 def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
     browser: Any, site: str, tmp_path: Path
 ) -> None:
-    ann, bea, cem = (_new_page(browser, locale) for locale in ("en-GB", "de-DE", "pl-PL"))
+    ann, bea, cem = (_new_page(browser, lang, tee=True) for lang in ("en-GB", "de-DE", "pl-PL"))
     link = _seat_three(site, ann, bea, cem)
     table_id = link.split("#table=")[1]
     # The languages: each page in its browser's language.
@@ -304,20 +309,21 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
     for symbol, colour in colours:
         assert colour == ("rgb(200, 16, 46)" if symbol in "♥♦" else "rgb(0, 0, 0)"), symbol
 
-    refused = reloaded = False
+    refused = reloaded = keyboard = False
     moves = 0
     while moves < MOVES:
         found = _wait_for_mover(players)
         if found is None:
             break  # the hand is over
-        page, control = found
+        page, control, played = found
         if not refused:
             # Another player presses a card the page does not offer: refused in words.
             other = next(p for p in players if p is not page)
-            card = other.query_selector(".hand button.card[disabled]")
-            assert card is not None
-            card.evaluate("c => c.removeAttribute('disabled')")
-            card.click()
+            pressed = other.eval_on_selector(
+                ".hand button.card[disabled]",
+                "c => { c.removeAttribute('disabled'); c.click(); return c.dataset.card; }",
+            )
+            assert pressed
             other.wait_for_function("document.getElementById('message').textContent !== ''")
             message = other.inner_text("#message")
             language = {ann: 1, bea: 2, cem: 3}[other]
@@ -337,37 +343,49 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
             reloaded = True
             continue
         before = _log_size(page)
-        key = control.get_attribute("data-card") or control.get_attribute("data-action")
-        control.click()
+        if moves == 0 and played:
+            played = _play_by_keyboard(page)  # the first card by Tab and Enter
+            keyboard = True
+        else:
+            page.click(control)
         page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=before)
+        if played:
+            assert page.query_selector(f'.hand [data-card="{played}"]') is None, played
         moves += 1
-        assert key is not None
-    assert refused and reloaded and moves > 0
+    assert refused and reloaded and keyboard and moves > 0
     ann.screenshot(path=str(tmp_path / "ann.png"), full_page=True)
     spectator.screenshot(path=str(tmp_path / "spectator.png"), full_page=True)
 
-    # The spectator holds no card of a hidden hand: nothing in its page, nothing it got.
+    # No page holds a card of another seat's hidden hand, nor the spectator's any: nothing
+    # in its DOM, nothing in any API response it received (streams too).
     spectator.wait_for_timeout(500)
     known = spectator.eval_on_selector_all(
         ".seat",
         "seats => seats.map(s => Array.from(s.querySelectorAll('.known [data-card]'),"
         " c => c.dataset.card))",
     )
-    hidden = set()
-    for seat, page in enumerate(players):
+    hidden: dict[int, set[str]] = {}
+    for page in players:
         mine = page.eval_on_selector(".seat.mine", "s => Number(s.dataset.seat)")
-        hidden |= set(_hand(page)) - set(known[mine])
-        assert page.errors == [], seat
-    assert hidden
-    dom = spectator.content()
-    fetched = spectator.evaluate("window.__fetched")
-    api = [entry for entry in fetched if "/bhabhi.referee.v1." in entry["url"]]
-    assert any("WatchTable" in entry["url"] for entry in api)
-    assert any("GetView" in entry["url"] for entry in api)
-    for card in sorted(hidden):
-        assert f'data-card="{card}"' not in dom, card
-        for entry in api:
-            assert f'"{card}"' not in entry["body"], (card, entry["url"])
+        hidden[mine] = set(_hand(page)) - set(known[mine])
+        assert page.errors == [], mine
+    assert all(hidden.values())
+    for viewer in [*players, spectator]:
+        mine = (
+            -1
+            if viewer is spectator
+            else viewer.eval_on_selector(".seat.mine", "s => Number(s.dataset.seat)")
+        )
+        secret = set().union(*(cards for seat, cards in hidden.items() if seat != mine))
+        dom = viewer.content()
+        api = [e for e in viewer.evaluate("window.__fetched") if "/bhabhi.referee.v1." in e["url"]]
+        assert any("WatchTable" in entry["url"] for entry in api)
+        assert any("GetView" in entry["url"] for entry in api)
+        for card in sorted(secret):
+            assert f'data-card="{card}"' not in dom, (mine, card)
+            for entry in api:
+                assert f'"{card}"' not in entry["body"], (mine, card, entry["url"])
+    for card in sorted(set().union(*hidden.values())):
         for url, body in bodies:
             assert f'"{card}"'.encode() not in body, (card, url)
     assert spectator.errors == []
@@ -408,8 +426,7 @@ def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: P
             page.wait_for_selector(".hand button.card")
         found = _wait_for_mover(players)
         assert found is not None
-        mover, control = found
-        card = control.get_attribute("data-card")
+        mover, control, _ = found
         watcher = next(p for p in players if p is not mover)
         before = _log_size(watcher)
         served.stop()
@@ -418,7 +435,7 @@ def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: P
         served.start()
         for page in players:
             page.wait_for_selector(".reconnecting", state="detached", timeout=30_000)
-        mover.click(f'.hand button.card.legal[data-card="{card}"]')
+        mover.click(control)
         watcher.wait_for_function(
             "n => document.querySelectorAll('#log li').length > n", arg=before
         )
@@ -465,9 +482,9 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
             found = _wait_for_mover(players)
             if found is None:
                 break
-            page, control = found
+            page, control, _ = found
             before = _log_size(page)
-            control.click()
+            page.click(control)
             page.wait_for_function(
                 "n => document.querySelectorAll('#log li').length > n", arg=before
             )
