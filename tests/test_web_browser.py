@@ -452,9 +452,10 @@ SMALL_DEAL = ["AS 2H 3H 9C", "KS 4H 5D 10C", "QS 6H 7D JC"]
 
 
 def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
-    """On a test deal (a referee in test mode, the table made over Connect) three pages
-    play by clicking until the hand is over: each page says who is the Bhabhi, the log
-    says the session is over, and the lobby no longer lists the table."""
+    """On a test deal (a referee in test mode, the table made over Connect, a turn clock of
+    a minute) three pages count the clock down and play by clicking until the hand is over:
+    each page says who is the Bhabhi, the log says the session is over, and the lobby no
+    longer lists the table."""
     served = Served("--port", "0", "--web-port", "0", "--db", ":memory:", "--test-mode")
     try:
         site = served.start()
@@ -464,6 +465,7 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
                 "rulesetId": RULESET,
                 "seatCount": SEATS,
                 "hands": 1,
+                "turnTime": "60s",
                 "testDeal": [{"cards": cards.split()} for cards in SMALL_DEAL],
             },
             timeout=20,
@@ -478,6 +480,14 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
         players[0].click("#start")
         for page in players:
             page.wait_for_selector(".hand button.card")
+        # The turn clock counts down on every page, from the referee's time left.
+        clock = re.compile(r"[01]:\d\d")
+        first = players[1].inner_text("#clock")
+        assert clock.fullmatch(first), first
+        players[1].wait_for_function(
+            "first => document.getElementById('clock').textContent !== first", arg=first
+        )
+        assert players[1].inner_text("#clock") < first
         for _ in range(40):
             found = _wait_for_mover(players)
             if found is None:

@@ -21,6 +21,8 @@ export interface Board {
   view: SeatView | null;
   /** The viewer's seat; null for a spectator. */
   seat: number | null;
+  /** The turn clock's time left (`m:ss`), "" without one. */
+  clock: string;
   act: (action: ActionInit) => void;
 }
 
@@ -176,7 +178,13 @@ export function drawBoard(board: Board): HTMLElement {
     "div",
     { class: "board" },
     h("div", { class: "round" }, ...seats, board.view ? centre(board.view) : null),
-    h("p", { class: "turnline", id: "turn", "data-over": Boolean(board.view?.result) }, turnLine(board)),
+    h(
+      "p",
+      { class: "turnline", id: "turn", "data-over": Boolean(board.view?.result) },
+      turnLine(board),
+      " ",
+      h("span", { class: "clock", id: "clock", "aria-label": t("clock") }, board.clock),
+    ),
     hand(board),
   );
 }

@@ -51,6 +51,9 @@ class TablePage implements View {
   private closed = false;
   private watching: AbortController | null = null;
   private refreshQueued = false;
+  /** When the seat the game waits for runs out of time (Date.now() ms); null: no clock. */
+  private deadline: number | null = null;
+  private ticker = 0;
   private tableStale = true;
 
   constructor(
@@ -68,13 +71,28 @@ class TablePage implements View {
       replace(this.root, h("p", { class: "message", role: "alert" }, t("failed", { message: refusal(error).message })));
       return;
     }
-    this.lastSeq = this.viewSeq >= 0n ? this.viewSeq : (this.table?.lastSeq ?? 0n);
+    // From the event before the view's: that event again carries the turn clock's time.
+    this.lastSeq = this.viewSeq > 0n ? this.viewSeq - 1n : (this.table?.lastSeq ?? 0n);
     this.watch();
+    this.ticker = window.setInterval(() => this.tick(), 1000);
   }
 
   close(): void {
     this.closed = true;
     this.watching?.abort();
+    window.clearInterval(this.ticker);
+  }
+
+  /** The turn clock's time left, `m:ss`, or "" without a clock. */
+  private clockText(): string {
+    if (this.deadline === null || this.view === null || this.view.result) return "";
+    const seconds = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+
+  private tick(): void {
+    const clock = this.root.querySelector("#clock");
+    if (clock !== null) clock.textContent = this.clockText();
   }
 
   private token(): string | undefined {
@@ -186,6 +204,9 @@ class TablePage implements View {
   private onEvent(event: Event): void {
     if (event.seq <= this.lastSeq) return;
     this.lastSeq = event.seq;
+    const left = event.timeLeft;
+    this.deadline =
+      left === undefined ? null : Date.now() + Number(left.seconds) * 1000 + left.nanos / 1e6;
     const line = this.table ? eventLine(event, (seat) => seatName(this.table as Table, seat)) : null;
     if (line !== null) {
       this.log.push(line);
@@ -285,6 +306,7 @@ class TablePage implements View {
       table,
       view: this.view,
       seat: this.held?.seat ?? null,
+      clock: this.clockText(),
       act: (action) => this.act(action),
     };
     replace(
