@@ -1,13 +1,15 @@
 """The web table in a real browser: headless Chromium, the distribution's own, on a referee
 started as ``bhabhi serve --web-port`` serves it (the page built into the package).
 
-Three players in three browser contexts (English, German, Polish) and a spectator in a
-fourth: the lobby lists the rulesets and the new table, one player creates the table and
-the others join by its link, they start and play by clicking legal cards, a card that is
-not legal (pressed anyway) is refused in words in the player's language, a reload in the
-middle of a trick keeps the seat and the hand, and the spectator's page and every API
-response it receives hold no card of any player's hidden hand. Screenshots go to
-``tmp_path`` only.
+Three players in three browser contexts (English, German, and Polish on a phone's width)
+and a spectator in a fourth: the lobby lists the rulesets and the new table and shows a
+rulebook, one player creates the table and the others join by its link, they start and
+play by clicking legal cards (the first by Tab and Enter), a card that is not legal
+(pressed anyway) is refused in words in the player's language, a reload in the middle of a
+trick keeps the seat and the hand, and no page (the spectator's included) holds a card of
+another seat's hidden hand, in its DOM or in any API response it receives. Then a referee
+that restarts under three pages, which reconnect, and a whole hand on a test deal with a
+turn clock counting down. Screenshots go to ``tmp_path`` only.
 
 Chromium comes from the system (``apt-get install chromium``); where it or Playwright is
 missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
@@ -137,8 +139,15 @@ def site() -> Iterator[str]:
         served.stop()
 
 
-def _new_page(browser: Any, locale: str, *, tee: bool = False) -> Any:
-    context = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900})
+PHONE = {"width": 390, "height": 844}
+
+
+def _new_page(
+    browser: Any, locale: str, *, tee: bool = False, viewport: dict[str, int] | None = None
+) -> Any:
+    context = browser.new_context(
+        locale=locale, viewport=viewport or {"width": 1100, "height": 900}
+    )
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     if tee:
@@ -248,7 +257,7 @@ def _trick_started(page: Any) -> bool:
 def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
     browser: Any, site: str, tmp_path: Path
 ) -> None:
-    page = _new_page(browser, "en-GB")
+    page = _new_page(browser, "en-GB", viewport=PHONE)
     page.goto(site)
     page.wait_for_selector(f'li[data-ruleset="{RULESET}"]')
     assert page.query_selector(f'li[data-ruleset="{RULESET}"] a.rulebook') is not None
@@ -262,6 +271,7 @@ def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
     page.goto(site)
     row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
     assert "0 of 4 taken" in row.inner_text() and "waiting for players" in row.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
     frame = page.wait_for_selector("iframe.rulebook")
     assert frame.get_attribute("lang") == "en"
@@ -276,7 +286,9 @@ def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
 def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
     browser: Any, site: str, tmp_path: Path
 ) -> None:
-    ann, bea, cem = (_new_page(browser, lang, tee=True) for lang in ("en-GB", "de-DE", "pl-PL"))
+    ann = _new_page(browser, "en-GB", tee=True)
+    bea = _new_page(browser, "de-DE", tee=True)
+    cem = _new_page(browser, "pl-PL", tee=True, viewport=PHONE)  # on a phone
     link = _seat_three(site, ann, bea, cem)
     table_id = link.split("#table=")[1]
     # The languages: each page in its browser's language.
@@ -287,6 +299,7 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
     assert cem.inner_text("h1") == "Bhabhi — stół w przeglądarce"
     assert "Deine Hand" in bea.inner_text(".hand h3")
     assert "Twoja ręka" in cem.inner_text(".hand h3")
+    assert cem.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     spectator = _new_page(browser, "en-GB", tee=True)
     bodies: list[tuple[str, bytes]] = []
 
