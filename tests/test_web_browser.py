@@ -272,6 +272,20 @@ def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
     row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
     assert "0 of 4 taken" in row.inner_text() and "waiting for players" in row.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Join, see it in the lobby, give the seat up again.
+    page.click(f'tr[data-table="{table_id}"] a')
+    page.fill("#player-name", "Dee")
+    page.click("form.join button[type=submit]")
+    page.wait_for_selector("#leave")
+    assert page.evaluate(f"sessionStorage.getItem('bhabhi.seat.{table_id}')") is not None
+    page.click("a[href='#']")
+    row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
+    assert "1 of 4 taken" in row.inner_text() and "Dee" in row.inner_text()
+    page.click(f'tr[data-table="{table_id}"] a')
+    page.click("#leave")
+    page.wait_for_selector("#player-name")
+    assert page.evaluate(f"sessionStorage.getItem('bhabhi.seat.{table_id}')") is None
+    page.click("a[href='#']")
     page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
     frame = page.wait_for_selector("iframe.rulebook")
     assert frame.get_attribute("lang") == "en"

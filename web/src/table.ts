@@ -232,6 +232,19 @@ class TablePage implements View {
       .catch((error: unknown) => this.refused(error));
   }
 
+  private leave(): void {
+    tables
+      .leaveTable({ tableId: this.tableId }, seatHeaders(this.token()))
+      .then((left) => {
+        this.loseSeat();
+        if (left.table) this.table = left.table;
+        this.message = "";
+        this.draw();
+        this.watch(); // a spectator's stream now
+      })
+      .catch((error: unknown) => this.refused(error));
+  }
+
   private startTable(): void {
     tables
       .startTable({ tableId: this.tableId }, seatHeaders(this.token()))
@@ -291,6 +304,9 @@ class TablePage implements View {
     }
     if (open && this.held !== null && taken === table.seatCount) {
       parts.push(h("p", {}, button(t("start"), () => this.startTable(), { id: "start" })));
+    }
+    if (open && this.held !== null) {
+      parts.push(h("p", {}, button(t("leave"), () => this.leave(), { id: "leave" })));
     }
     if (this.held === null && !(open && taken < table.seatCount)) {
       parts.push(h("p", { class: "spectator" }, t("watching")));
