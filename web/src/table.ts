@@ -54,6 +54,8 @@ class TablePage implements View {
   /** When the seat the game waits for runs out of time (Date.now() ms); null: no clock. */
   private deadline: number | null = null;
   private ticker = 0;
+  /** A SubmitAction is on its way. */
+  private acting = false;
   private tableStale = true;
 
   constructor(
@@ -257,6 +259,8 @@ class TablePage implements View {
   }
 
   private act(action: ActionInit): void {
+    if (this.acting) return; // one move at a time: a second click waits for the first's answer
+    this.acting = true;
     play
       .submitAction(
         { tableId: this.tableId, action, requestId: requestId(), expectedSeq: this.viewSeq },
@@ -269,6 +273,9 @@ class TablePage implements View {
       .catch((error: unknown) => {
         this.refused(error);
         this.scheduleRefresh();
+      })
+      .finally(() => {
+        this.acting = false;
       });
   }
 
