@@ -328,6 +328,7 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
     spectator.wait_for_selector(".seat .count")
     assert spectator.query_selector(".hand") is None
     assert "You are watching" in spectator.inner_text("main")
+    assert len(spectator.query_selector_all(".seat .leads")) == 1  # the power, before a lead
 
     # A hand of three, kept for the checks below: a suit per card, coloured.
     colours = ann.eval_on_selector_all(

@@ -47,6 +47,8 @@ function seatBox(board: Board, seat: number): HTMLElement {
   const out = view?.out[seat] ?? false;
   const turn = view !== null && view.toAct.includes(seat);
   const known = view?.knownCards[seat]?.cards ?? [];
+  // The power: the seat that leads the trick about to start.
+  const leads = view !== null && !view.result && view.trick.length === 0 && view.leader === seat;
   const classes = ["seat", turn ? "turn" : "", out ? "out" : "", seat === board.seat ? "mine" : ""];
   return h(
     "div",
@@ -68,6 +70,7 @@ function seatBox(board: Board, seat: number): HTMLElement {
           { class: "count" },
           out ? t("out") : size === undefined || size < 0 ? t("cardsHidden") : t("cards", { n: size }),
         ),
+    leads ? h("div", { class: "leads" }, t("leads")) : null,
     known.length > 0 && seat !== board.seat
       ? h("div", { class: "known", title: t("seen") }, ...known.map((card) => cardFace(card)))
       : null,
