@@ -441,7 +441,8 @@ def test_the_language_is_chosen_by_hand_and_kept(browser: Any, site: str) -> Non
 def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: Path) -> None:
     """The referee stops (its streams end UNAVAILABLE) and starts again on the same ports
     and store: every page says it is reconnecting, subscribes again from the last event it
-    saw, and play goes on where it was."""
+    saw, and play goes on where it was. A page that opens the table while nobody answers
+    waits, saying so, and shows it once the referee is back."""
     served = Served(
         "--port", str(_free_port()), "--web-port", str(_free_port()),
         "--db", str(tmp_path / "referee.sqlite3"),
@@ -449,7 +450,7 @@ def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: P
     try:
         site = served.start()
         players = [_new_page(browser, "en-GB") for _ in range(SEATS)]
-        _seat_three(site, *players)
+        fragment = "#" + _seat_three(site, *players).split("#", 1)[1]
         for page in players:
             page.wait_for_selector(".hand button.card")
         found = _wait_for_mover(players)
@@ -457,12 +458,19 @@ def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: P
         mover, control, _ = found
         watcher = next(p for p in players if p is not mover)
         before = _log_size(watcher)
+        third = next(p for p in players if p is not mover and p is not watcher)
         served.stop()
         for page in players:
             page.wait_for_selector(".reconnecting")
+        # One page leaves the table for the lobby and comes back while nobody answers.
+        third.evaluate("location.hash = ''")
+        third.wait_for_selector("#tables")
+        third.evaluate(f"location.hash = {fragment!r}")
+        third.wait_for_selector(".reconnecting")
         served.start()
         for page in players:
             page.wait_for_selector(".reconnecting", state="detached", timeout=30_000)
+            page.wait_for_selector(".hand button.card")
         mover.click(control)
         watcher.wait_for_function(
             "n => document.querySelectorAll('#log li').length > n", arg=before

@@ -70,8 +70,15 @@ class TablePage implements View {
     try {
       await this.refresh();
     } catch (error) {
-      replace(this.root, h("p", { class: "message", role: "alert" }, t("failed", { message: refusal(error).message })));
-      return;
+      const why = refusal(error);
+      if (why.reason !== "") {
+        replace(this.root, h("p", { class: "message", role: "alert" }, t("failed", { message: why.message })));
+        return;
+      }
+      // No answer yet (the referee starting, the network down): ask again until it answers.
+      replace(this.root, h("p", { class: "reconnecting", role: "status" }, t("reconnecting")));
+      await this.untilAnswered(() => this.closed);
+      if (this.closed) return;
     }
     // From the event before the view's: that event again carries the turn clock's time.
     this.lastSeq = this.viewSeq > 0n ? this.viewSeq - 1n : (this.table?.lastSeq ?? 0n);
