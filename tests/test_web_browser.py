@@ -154,6 +154,13 @@ def _new_page(
         page.add_init_script(TEE_FETCH)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # A fetch, script or style the page's Content-Security-Policy refused is an error too.
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     page.errors = errors
     return page
 

@@ -71,6 +71,7 @@ async def test_the_page_is_served_with_its_types_and_caching(tmp_path: Path) -> 
         assert index.headers["content-type"] == "text/html; charset=utf-8"
         assert index.headers["cache-control"] == "no-cache"
         assert index.headers["x-content-type-options"] == "nosniff"
+        assert index.headers["content-security-policy"] == web.PAGE_POLICY.decode()
         assert (await http.get("/index.html")).content == INDEX
         script = await http.get("/app.js")
         assert script.headers["content-type"] == "text/javascript; charset=utf-8"

@@ -76,6 +76,15 @@ PAGE_TYPES: dict[str, bytes] = {
 """The page's files by suffix, with their content types; a file of any other suffix is
 not served."""
 
+PAGE_POLICY = (
+    b"default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    b"style-src 'self' 'unsafe-inline'; frame-src 'self' about:; object-src 'none'; "
+    b"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""The page's Content-Security-Policy: nothing from elsewhere (no CDN, no font, no
+script but its own), no call but to the referee that served it. Inline styles are
+allowed: the rulebook (GetRulebook's HTML, shown in a frame) carries its CSS inline."""
+
 PAGE_NAME = re.compile(r"/[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 """A page file's path: one segment, no slash and no leading dot (so never ``..``, never a
 hidden file). The API's paths (``/package.Service/Method``) have two segments."""
@@ -287,6 +296,8 @@ class Page:
             (b"etag", tag),
             (b"x-content-type-options", b"nosniff"),
         ]
+        if found.suffix == ".html":
+            headers.append((b"content-security-policy", PAGE_POLICY))
         asked = dict(scope.get("headers", ())).get(b"if-none-match", b"")
         if tag in (part.strip() for part in asked.split(b",")):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
