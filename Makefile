@@ -7,10 +7,16 @@ GENERATED := clients/python/src/bhabhi/referee/v1/referee_pb2.py
 PROTOS := $(wildcard proto/bhabhi/referee/v1/*.proto)
 BUF_VERSION := 1.75.0
 BUF := .tools/node_modules/.bin/buf
+# The web table (web/): its npm tools, the TypeScript client generated from proto/ (never
+# committed), and the built page inside the package, which the web port serves at "/".
+WEB_MODULES := web/node_modules/.installed
+WEB_CLIENT := web/src/gen/bhabhi/referee/v1/referee_pb.ts
+WEB_SOURCES := $(wildcard web/src/*.ts web/src/*.html web/src/*.css)
+PAGE := referee/server/page/index.html
 
-.PHONY: setup proto test lint unit run bench demo clean
+.PHONY: setup proto page test lint unit run bench demo clean
 
-setup: $(STAMP) $(GENERATED)
+setup: $(STAMP) $(GENERATED) $(PAGE)
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,9 +37,26 @@ proto: setup
 $(BUF):
 	npm install --silent --no-audit --no-fund --prefix .tools @bufbuild/buf@$(BUF_VERSION)
 
+$(WEB_MODULES): web/package.json web/package-lock.json
+	cd web && npm ci --silent --no-audit --no-fund
+	touch $(WEB_MODULES)
+
+$(WEB_CLIENT): $(PROTOS) web/buf.gen.yaml $(WEB_MODULES) $(BUF)
+	cd web && ../$(BUF) generate
+	touch $(WEB_CLIENT)
+
+# esbuild bundles web/src/main.ts into referee/server/page/ (app.js, index.html); app.css
+# is the house style (referee/pagestyle.py) and then web/src/app.css.
+$(PAGE): $(WEB_SOURCES) $(WEB_CLIENT) web/build.mjs $(WEB_MODULES) tools/page_css.py referee/pagestyle.py $(STAMP)
+	cd web && node build.mjs
+	$(BIN)/python tools/page_css.py web/src/app.css referee/server/page/app.css
+
+page: $(PAGE)
+
 test: setup lint unit
 
 lint: setup $(BUF)
+	cd web && node_modules/.bin/tsc --noEmit -p .
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -76,3 +99,4 @@ demo: setup
 
 clean:
 	rm -rf $(VENV) .tools .pytest_cache .mypy_cache .ruff_cache var clients/python/src/bhabhi
+	rm -rf web/node_modules web/src/gen referee/server/page

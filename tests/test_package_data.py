@@ -43,6 +43,9 @@ def test_the_wheel_carries_rulesets_and_cases_and_reads_them(tmp_path: Path) -> 
         f"{bundled}/conformance/schema/case.schema.json",
     } <= names
     assert any(n.startswith(f"{bundled}/conformance/cases/") for n in names)
+    if (ROOT / "referee/server/page/index.html").is_file():  # built by make setup
+        page = {f"referee/server/page/{name}" for name in ("index.html", "app.js", "app.css")}
+        assert page <= names
     assert any(n.startswith(f"{bundled}/conformance/corpus/") for n in names)
 
     def referee(*args: str) -> str:

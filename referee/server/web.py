@@ -14,16 +14,22 @@ What HTTP adds is guarded here: a request body larger than ``Limits.max_message_
 refused (RESOURCE_EXHAUSTED) before it is decoded, as grpc refuses it; headers are bounded
 by uvicorn (16 KiB); uvicorn's own reading of ``X-Forwarded-For`` is off, since the referee
 reads it itself, and only behind ``Limits.trusted_proxy_hops`` proxies.
+
+The same port serves the web table's page (``Page``): the files ``make page`` builds into
+``referee/server/page/``, at "/" and at their own names, answered to GET and HEAD only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import math
+import re
 import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import grpc
@@ -53,6 +59,35 @@ STATUS_DETAILS = "grpc-status-details-bin"
 """Where ``grpc_status.rpc_status.to_status`` puts the ``google.rpc.Status`` it built."""
 
 NOT_BUILT = b"the web table is not built yet\n"
+NOT_FOUND = b"not found\n"
+
+PAGE_DIRECTORY = Path(__file__).resolve().parent / "page"
+"""Where ``make page`` (web/build.mjs) writes the built page, inside the package."""
+
+PAGE_TYPES: dict[str, bytes] = {
+    ".html": b"text/html; charset=utf-8",
+    ".js": b"text/javascript; charset=utf-8",
+    ".css": b"text/css; charset=utf-8",
+    ".map": b"application/json; charset=utf-8",
+    ".svg": b"image/svg+xml",
+    ".png": b"image/png",
+    ".ico": b"image/x-icon",
+}
+"""The page's files by suffix, with their content types; a file of any other suffix is
+not served."""
+
+PAGE_POLICY = (
+    b"default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    b"style-src 'self' 'unsafe-inline'; frame-src 'self' about:; object-src 'none'; "
+    b"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""The page's Content-Security-Policy: nothing from elsewhere (no CDN, no font, no
+script but its own), no call but to the referee that served it. Inline styles are
+allowed: the rulebook (GetRulebook's HTML, shown in a frame) carries its CSS inline."""
+
+PAGE_NAME = re.compile(r"/[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+"""A page file's path: one segment, no slash and no leading dot (so never ``..``, never a
+hidden file). The API's paths (``/package.Service/Method``) have two segments."""
 
 _CODES: dict[grpc.StatusCode, Code] = {
     code: Code(code.name.lower().replace("cancelled", "canceled"))
@@ -216,23 +251,87 @@ class ConnectApp(ConnectASGIApplication[None]):
         return "/"
 
 
-class WebApp:
-    """The ASGI application the web port serves: the API, and "/"."""
+class Page:
+    """The built web table's files in ``directory``, read when asked for: "/" is
+    ``index.html``, "/NAME" the file NAME directly in the directory (one segment, a known
+    suffix, a regular file: nothing outside it, nothing hidden). Each answer carries an
+    ETag (its content's hash) and ``Cache-Control: no-cache``, so a browser asks again
+    each time and gets a 304 while the build is the same (the names are not hashed)."""
 
-    def __init__(self, api: ConnectApp) -> None:
-        self.api = api
+    def __init__(self, directory: Path = PAGE_DIRECTORY) -> None:
+        self.directory = directory
+
+    def wants(self, scope: Any) -> bool:
+        """Whether the request is for the page rather than the API."""
+        path = scope["path"]
+        return (
+            scope["type"] == "http"
+            and scope["method"] in ("GET", "HEAD")
+            and (path == "/" or PAGE_NAME.fullmatch(path) is not None)
+        )
+
+    def file(self, path: str) -> Path | None:
+        """The file ``path`` names, or None."""
+        name = "index.html" if path == "/" else path[1:]
+        if PAGE_NAME.fullmatch("/" + name) is None or Path(name).suffix not in PAGE_TYPES:
+            return None
+        found = self.directory / name
+        if found.is_symlink() or not found.is_file():
+            return None
+        return found
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["path"] == "/":
-            # The built web table will be served from here; until then, say so.
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 404,
-                    "headers": [(b"content-type", b"text/plain; charset=utf-8")],
-                }
-            )
-            await send({"type": "http.response.body", "body": NOT_BUILT})
+        if not self.directory.is_dir():
+            await _plain(send, 404, NOT_BUILT)
+            return
+        found = self.file(scope["path"])
+        if found is None:
+            await _plain(send, 404, NOT_FOUND)
+            return
+        body = await asyncio.to_thread(found.read_bytes)
+        tag = b'"' + hashlib.sha256(body).hexdigest()[:32].encode() + b'"'
+        headers = [
+            (b"content-type", PAGE_TYPES[found.suffix]),
+            (b"cache-control", b"no-cache"),
+            (b"etag", tag),
+            (b"x-content-type-options", b"nosniff"),
+        ]
+        if found.suffix == ".html":
+            headers.append((b"content-security-policy", PAGE_POLICY))
+        asked = dict(scope.get("headers", ())).get(b"if-none-match", b"")
+        if tag in (part.strip() for part in asked.split(b",")):
+            await send({"type": "http.response.start", "status": 304, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        headers.append((b"content-length", str(len(body)).encode()))
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
+        )
+
+
+async def _plain(send: Any, status: int, text: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+        }
+    )
+    await send({"type": "http.response.body", "body": text})
+
+
+class WebApp:
+    """The ASGI application the web port serves: the page (GET and HEAD of "/" and of its
+    files' names), and the API (everything else)."""
+
+    def __init__(self, api: ConnectApp, page: Page | None = None) -> None:
+        self.api = api
+        self.page = page if page is not None else Page()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.page.wants(scope):
+            await self.page(scope, receive, send)
             return
         await self.api(scope, receive, send)
 
@@ -312,6 +411,8 @@ def app(
     refuse: Callable[[Any, Refusal], Any],
     metrics: Metrics,
     max_bytes: int,
+    page: Page | None = None,
 ) -> WebApp:
-    """The web port's application over the counted servicers the gRPC server serves."""
-    return WebApp(ConnectApp(endpoints(services, refuse, metrics), max_bytes))
+    """The web port's application over the counted servicers the gRPC server serves, and
+    the page (``PAGE_DIRECTORY`` unless ``page`` says otherwise)."""
+    return WebApp(ConnectApp(endpoints(services, refuse, metrics), max_bytes), page)

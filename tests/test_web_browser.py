@@ -1,0 +1,559 @@
+"""The web table in a real browser: headless Chromium, the distribution's own, on a referee
+started as ``bhabhi serve --web-port`` serves it (the page built into the package).
+
+Three players in three browser contexts (English, German, and Polish on a phone's width)
+and a spectator in a fourth: the lobby lists the rulesets and the new table and shows a
+rulebook, one player creates the table and the others join by its link, they start and
+play by clicking legal cards (the first by Tab and Enter), a card that is not legal
+(pressed anyway) is refused in words in the player's language, a reload in the middle of a
+trick keeps the seat and the hand, and no page (the spectator's included) holds a card of
+another seat's hidden hand, in its DOM or in any API response it receives. Then a referee
+that restarts under three pages, which reconnect, and a whole hand on a test deal with a
+turn clock counting down. Screenshots go to ``tmp_path`` only.
+
+Chromium comes from the system (``apt-get install chromium``); where it or Playwright is
+missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
+``test_rulebook_browser.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import bhabhi_command
+
+from referee.server import web
+from referee.server.errors import MESSAGES
+
+REQUIRE_VARIABLE = "BHABHI_REQUIRE_BROWSER"
+RULESET = "pickup"
+SEATS = 3
+MOVES = 14
+"""Moves played by clicking (cards or a pickup), at most: enough for tricks, pickups and a
+reload in the middle of one, without the minutes a whole hand of three would take."""
+WAIT_MS = 15_000
+
+# A page's fetches, kept whole (a WatchTable stream too, while it is open): the spectator's
+# every API response, read as it arrives, beside what page.on("response") sees.
+TEE_FETCH = """(() => {
+  const fetched = [];
+  window.__fetched = fetched;
+  const original = window.fetch.bind(window);
+  window.fetch = async (...args) => {
+    const response = await original(...args);
+    const entry = { url: response.url, body: "" };
+    fetched.push(entry);
+    const reader = response.clone().body?.getReader();
+    if (reader) {
+      const decoder = new TextDecoder();
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          entry.body += decoder.decode(value, { stream: true });
+        }
+      })().catch(() => {});
+    }
+    return response;
+  };
+})();"""
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get(REQUIRE_VARIABLE, "") == "1":
+        pytest.fail(f"{why} ({REQUIRE_VARIABLE}=1: the browser check is required here)")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        _unavailable("no chromium on the PATH (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    if not (web.PAGE_DIRECTORY / "index.html").is_file():
+        _unavailable("the web table is not built (make page)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+class Served:
+    """``bhabhi serve`` as ``make run`` starts it, its gRPC and web ports and its store
+    given (so that it can be stopped and started again on the same ones)."""
+
+    def __init__(self, *flags: str) -> None:
+        self.flags = flags
+        self.process: subprocess.Popen[str] | None = None
+        self.address = ""
+
+    def start(self) -> str:
+        self.process = subprocess.Popen(
+            [*bhabhi_command(), "serve", *self.flags],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            found = re.search(r"web API .* on (http://\S+/)", line)
+            if found:
+                self.address = found.group(1)
+                return self.address
+        raise AssertionError("the referee printed no web address")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """A referee with its store in memory on free ports: the page's address."""
+    served = Served("--port", "0", "--web-port", "0", "--db", ":memory:")
+    try:
+        yield served.start()
+    finally:
+        served.stop()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _new_page(
+    browser: Any, locale: str, *, tee: bool = False, viewport: dict[str, int] | None = None
+) -> Any:
+    context = browser.new_context(
+        locale=locale, viewport=viewport or {"width": 1100, "height": 900}
+    )
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    if tee:
+        page.add_init_script(TEE_FETCH)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # A fetch, script or style the page's Content-Security-Policy refused is an error too.
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    page.errors = errors
+    return page
+
+
+def _worded(language: int) -> list[re.Pattern[str]]:
+    """Every refusal's words in one language (1 en, 2 de, 3 pl), as patterns."""
+    patterns = []
+    for texts in MESSAGES.values():
+        pattern = re.sub(r"\\\{\w+\\\}", ".+", re.escape(texts[language]))
+        patterns.append(re.compile(pattern))
+    return patterns
+
+
+def _hand(page: Any) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        ".hand button.card", "cards => cards.map(c => c.dataset.card)"
+    )
+    return cards
+
+
+def _log_size(page: Any) -> int:
+    size: int = page.eval_on_selector_all("#log li", "items => items.length")
+    return size
+
+
+def _mover(pages: list[Any]) -> tuple[Any, str, str] | None:
+    """The page whose seat is to move now, the selector of the control it would press (a
+    legal card, or else another legal action, a pickup) and the card ("" for an action).
+    A selector, not the element: a redraw replaces the elements."""
+    for page in pages:
+        card = page.query_selector(".hand button.card.legal")
+        if card is not None:
+            name = card.get_attribute("data-card")
+            return page, f'.hand button.card.legal[data-card="{name}"]', name
+        action = page.query_selector(".hand button.action")
+        if action is not None:
+            key = action.get_attribute("data-action")
+            return page, f'.hand button.action[data-action="{key}"]', ""
+    return None
+
+
+def _wait_for_mover(pages: list[Any]) -> tuple[Any, str, str] | None:
+    for _ in range(WAIT_MS // 100):
+        found = _mover(pages)
+        if found is not None:
+            return found
+        if any(page.query_selector("#turn[data-over]") is not None for page in pages):
+            return None  # the hand is over
+        pages[0].wait_for_timeout(100)
+    return None
+
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  return e ? [e.tagName, e.className, e.dataset.card || "", Boolean(e.disabled)] : null;
+}"""
+
+
+def _play_by_keyboard(page: Any) -> str:
+    """Tab from the top of the page to the first legal card (never stopping on a card that
+    is not legal) and press Enter: the card."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        assert focused is not None
+        tag, classes, card, disabled = focused
+        assert not disabled
+        if tag == "BUTTON" and "card" in classes.split():
+            assert "legal" in classes.split(), focused
+            page.keyboard.press("Enter")
+            return str(card)
+    raise AssertionError("Tab never reached a legal card")
+
+
+def _seat_three(site: str, ann: Any, bea: Any, cem: Any) -> str:
+    """Ann creates a table of three and joins it; Bea and Cem join by the link she sends;
+    Ann starts it. The link."""
+    ann.goto(site)
+    ann.wait_for_selector("form.create")
+    ann.select_option("#new-ruleset", RULESET)
+    ann.select_option("#new-seats", str(SEATS))
+    ann.fill("#new-hands", "1")
+    ann.click("form.create button[type=submit]")
+    ann.fill("#player-name", "Ann")
+    ann.click("form.join button[type=submit]")
+    link: str = ann.input_value("#join-link")
+    assert "#table=" in link
+    for page, name in ((bea, "Bea"), (cem, "Cem")):
+        page.goto(link)
+        page.fill("#player-name", name)
+        page.click("form.join button[type=submit]")
+    ann.click("#start")  # there once every seat is taken
+    return link
+
+
+def _trick_started(page: Any) -> bool:
+    return page.query_selector(".seat .played") is not None
+
+
+def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
+    browser: Any, site: str, tmp_path: Path
+) -> None:
+    page = _new_page(browser, "en-GB", viewport=PHONE)
+    page.goto(site)
+    page.wait_for_selector(f'li[data-ruleset="{RULESET}"]')
+    assert page.query_selector(f'li[data-ruleset="{RULESET}"] a.rulebook') is not None
+    page.select_option("#new-ruleset", RULESET)
+    seats = page.eval_on_selector_all("#new-seats option", "os => os.map(o => o.value)")
+    assert seats == [str(n) for n in range(3, 9)]  # what the ruleset allows
+    page.select_option("#new-seats", "4")
+    page.click("form.create button[type=submit]")
+    page.wait_for_url(re.compile(r"#table="))
+    table_id = page.url.split("#table=")[1]
+    page.goto(site)
+    row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
+    assert "0 of 4 taken" in row.inner_text() and "waiting for players" in row.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Join, see it in the lobby, give the seat up again.
+    page.click(f'tr[data-table="{table_id}"] a')
+    page.fill("#player-name", "Dee")
+    page.click("form.join button[type=submit]")
+    page.wait_for_selector("#leave")
+    assert page.evaluate(f"sessionStorage.getItem('bhabhi.seat.{table_id}')") is not None
+    page.click("a[href='#']")
+    row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
+    assert "1 of 4 taken" in row.inner_text() and "Dee" in row.inner_text()
+    page.click(f'tr[data-table="{table_id}"] a')
+    page.click("#leave")
+    page.wait_for_selector("#player-name")
+    assert page.evaluate(f"sessionStorage.getItem('bhabhi.seat.{table_id}')") is None
+    page.click("a[href='#']")
+    page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
+    frame = page.wait_for_selector("iframe.rulebook")
+    assert frame.get_attribute("lang") == "en"
+    book = frame.content_frame()
+    assert book is not None
+    book.wait_for_selector("h1")
+    assert "Pick-up" in book.inner_text("h1")
+    page.screenshot(path=str(tmp_path / "rulebook.png"))
+    assert page.errors == []
+
+
+def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
+    browser: Any, site: str, tmp_path: Path
+) -> None:
+    ann = _new_page(browser, "en-GB", tee=True)
+    bea = _new_page(browser, "de-DE", tee=True)
+    cem = _new_page(browser, "pl-PL", tee=True, viewport=PHONE)  # on a phone
+    link = _seat_three(site, ann, bea, cem)
+    table_id = link.split("#table=")[1]
+    # The languages: each page in its browser's language.
+    players = [ann, bea, cem]
+    for page in players:
+        page.wait_for_selector(".hand button.card")
+    assert bea.inner_text("h1") == "Bhabhi — der Tisch im Browser"
+    assert cem.inner_text("h1") == "Bhabhi — stół w przeglądarce"
+    assert "Deine Hand" in bea.inner_text(".hand h3")
+    assert "Twoja ręka" in cem.inner_text(".hand h3")
+    assert cem.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    spectator = _new_page(browser, "en-GB", tee=True)
+    bodies: list[tuple[str, bytes]] = []
+
+    def keep(response: Any) -> None:
+        if "/bhabhi.referee.v1." in response.url:
+            # A body that cannot be read (a stream cut off) is read by the fetch tee.
+            with contextlib.suppress(Exception):
+                bodies.append((response.url, response.body()))
+
+    spectator.on("requestfinished", lambda request: keep(request.response()))
+    spectator.goto(link)
+    spectator.wait_for_selector(".seat .count")
+    assert spectator.query_selector(".hand") is None
+    assert "You are watching" in spectator.inner_text("main")
+    assert len(spectator.query_selector_all(".seat .leads")) == 1  # the power, before a lead
+
+    # A hand of three, kept for the checks below: a suit per card, coloured.
+    colours = ann.eval_on_selector_all(
+        ".hand .face .suit", "ss => ss.map(s => [s.textContent, getComputedStyle(s).color])"
+    )
+    for symbol, colour in colours:
+        assert colour == ("rgb(200, 16, 46)" if symbol in "♥♦" else "rgb(0, 0, 0)"), symbol
+
+    refused = reloaded = keyboard = False
+    moves = 0
+    while moves < MOVES:
+        found = _wait_for_mover(players)
+        if found is None:
+            break  # the hand is over
+        page, control, played = found
+        if not refused:
+            # Another player presses a card the page does not offer: refused in words.
+            other = next(p for p in players if p is not page)
+            pressed = other.eval_on_selector(
+                ".hand button.card[disabled]",
+                "c => { c.removeAttribute('disabled'); c.click(); return c.dataset.card; }",
+            )
+            assert pressed
+            other.wait_for_function("document.getElementById('message').textContent !== ''")
+            message = other.inner_text("#message")
+            language = {ann: 1, bea: 2, cem: 3}[other]
+            prefix = {1: "Refused: ", 2: "Abgelehnt: ", 3: "Odrzucono: "}[language]
+            assert message.startswith(prefix), message
+            words = message.removeprefix(prefix)
+            assert any(p.fullmatch(words) for p in _worded(language)), message
+            other.screenshot(path=str(tmp_path / "refused.png"))
+            refused = True
+        if not reloaded and _trick_started(page):
+            # A reload in the middle of a trick: the same seat, the same hand, still to move.
+            hand = _hand(page)
+            page.reload()
+            page.wait_for_selector(".hand button.card")
+            assert _hand(page) == hand
+            assert "(" in page.inner_text(".seat.mine .name")
+            reloaded = True
+            continue
+        before = _log_size(page)
+        if moves == 0 and played:
+            played = _play_by_keyboard(page)  # the first card by Tab and Enter
+            keyboard = True
+        else:
+            page.click(control)
+        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=before)
+        if played:
+            assert page.query_selector(f'.hand [data-card="{played}"]') is None, played
+        moves += 1
+    assert refused and reloaded and keyboard and moves > 0
+    ann.screenshot(path=str(tmp_path / "ann.png"), full_page=True)
+    spectator.screenshot(path=str(tmp_path / "spectator.png"), full_page=True)
+
+    # No page holds a card of another seat's hidden hand, nor the spectator's any: nothing
+    # in its DOM, nothing in any API response it received (streams too).
+    spectator.wait_for_timeout(500)
+    known = spectator.eval_on_selector_all(
+        ".seat",
+        "seats => seats.map(s => Array.from(s.querySelectorAll('.known [data-card]'),"
+        " c => c.dataset.card))",
+    )
+    hidden: dict[int, set[str]] = {}
+    for page in players:
+        mine = page.eval_on_selector(".seat.mine", "s => Number(s.dataset.seat)")
+        hidden[mine] = set(_hand(page)) - set(known[mine])
+        assert page.errors == [], mine
+    assert all(hidden.values())
+    for viewer in [*players, spectator]:
+        mine = (
+            -1
+            if viewer is spectator
+            else viewer.eval_on_selector(".seat.mine", "s => Number(s.dataset.seat)")
+        )
+        secret = set().union(*(cards for seat, cards in hidden.items() if seat != mine))
+        dom = viewer.content()
+        api = [e for e in viewer.evaluate("window.__fetched") if "/bhabhi.referee.v1." in e["url"]]
+        assert any("WatchTable" in entry["url"] for entry in api)
+        assert any("GetView" in entry["url"] for entry in api)
+        for card in sorted(secret):
+            assert f'data-card="{card}"' not in dom, (mine, card)
+            for entry in api:
+                assert f'"{card}"' not in entry["body"], (mine, card, entry["url"])
+    for card in sorted(set().union(*hidden.values())):
+        for url, body in bodies:
+            assert f'"{card}"'.encode() not in body, (card, url)
+    assert spectator.errors == []
+    assert table_id in spectator.url
+
+
+def test_the_language_is_chosen_by_hand_and_kept(browser: Any, site: str) -> None:
+    page = _new_page(browser, "en-US")
+    page.goto(site)
+    page.wait_for_selector("#language")
+    assert page.inner_text("main h2") == "Tables"
+    page.select_option("#language", "pl")
+    page.wait_for_function("document.querySelector('main h2').textContent === 'Stoły'")
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    page.reload()
+    page.wait_for_selector("main h2")
+    assert page.inner_text("main h2") == "Stoły"
+    page.select_option("#language", "de")
+    page.wait_for_function("document.querySelector('main h2').textContent === 'Tische'")
+    page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
+    frame = page.wait_for_selector("iframe.rulebook")
+    assert frame.get_attribute("lang") == "de"
+
+
+def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: Path) -> None:
+    """The referee stops (its streams end UNAVAILABLE) and starts again on the same ports
+    and store: every page says it is reconnecting, subscribes again from the last event it
+    saw, and play goes on where it was. A page that opens the table while nobody answers
+    waits, saying so, and shows it once the referee is back."""
+    served = Served(
+        "--port", str(_free_port()), "--web-port", str(_free_port()),
+        "--db", str(tmp_path / "referee.sqlite3"),
+    )  # fmt: skip
+    try:
+        site = served.start()
+        players = [_new_page(browser, "en-GB") for _ in range(SEATS)]
+        fragment = "#" + _seat_three(site, *players).split("#", 1)[1]
+        for page in players:
+            page.wait_for_selector(".hand button.card")
+        found = _wait_for_mover(players)
+        assert found is not None
+        mover, control, _ = found
+        watcher = next(p for p in players if p is not mover)
+        before = _log_size(watcher)
+        third = next(p for p in players if p is not mover and p is not watcher)
+        served.stop()
+        for page in players:
+            page.wait_for_selector(".reconnecting")
+        # One page leaves the table for the lobby and comes back while nobody answers.
+        third.evaluate("location.hash = ''")
+        third.wait_for_selector("#tables")
+        third.evaluate(f"location.hash = {fragment!r}")
+        third.wait_for_selector(".reconnecting")
+        served.start()
+        for page in players:
+            page.wait_for_selector(".reconnecting", state="detached", timeout=30_000)
+            page.wait_for_selector(".hand button.card")
+        mover.click(control)
+        watcher.wait_for_function(
+            "n => document.querySelectorAll('#log li').length > n", arg=before
+        )
+        assert watcher.inner_text("#log li:last-child").startswith(
+            mover.inner_text(".seat.mine .name").removesuffix(" (you)")
+        )
+        assert all(page.errors == [] for page in players)
+    finally:
+        served.stop()
+
+
+SMALL_DEAL = ["AS 2H 3H 9C", "KS 4H 5D 10C", "QS 6H 7D JC"]
+"""Pick-up Bhabhi, three seats of four cards (a test deal): a hand of a few tricks."""
+
+
+def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
+    """On a test deal (a referee in test mode, the table made over Connect, a turn clock of
+    a minute) three pages count the clock down and play by clicking until the hand is over:
+    each page says who is the Bhabhi, the log says the session is over, and the lobby no
+    longer lists the table."""
+    served = Served("--port", "0", "--web-port", "0", "--db", ":memory:", "--test-mode")
+    try:
+        site = served.start()
+        created = httpx.post(
+            f"{site}bhabhi.referee.v1.TableService/CreateTable",
+            json={
+                "rulesetId": RULESET,
+                "seatCount": SEATS,
+                "hands": 1,
+                "turnTime": "60s",
+                "testDeal": [{"cards": cards.split()} for cards in SMALL_DEAL],
+            },
+            timeout=20,
+        )
+        assert created.status_code == 200, created.text
+        link = f"{site}#table={created.json()['table']['tableId']}"
+        players = [_new_page(browser, "en-GB") for _ in range(SEATS)]
+        for page, name in zip(players, ("Ann", "Bea", "Cem"), strict=True):
+            page.goto(link)
+            page.fill("#player-name", name)
+            page.click("form.join button[type=submit]")
+        players[0].click("#start")
+        for page in players:
+            page.wait_for_selector(".hand button.card")
+        # The turn clock counts down on every page, from the referee's time left.
+        clock = re.compile(r"[01]:\d\d")
+        first = players[1].inner_text("#clock")
+        assert clock.fullmatch(first), first
+        players[1].wait_for_function(
+            "first => document.getElementById('clock').textContent !== first", arg=first
+        )
+        assert players[1].inner_text("#clock") < first
+        for _ in range(40):
+            found = _wait_for_mover(players)
+            if found is None:
+                break
+            page, control, _ = found
+            before = _log_size(page)
+            page.click(control)
+            page.wait_for_function(
+                "n => document.querySelectorAll('#log li').length > n", arg=before
+            )
+        else:
+            raise AssertionError("the hand did not end in 40 moves")
+        for page in players:
+            page.wait_for_function(
+                "document.getElementById('log').textContent.includes('The session is over.')"
+            )
+            assert "The hand is over." in page.inner_text("#turn")
+            assert "is the Bhabhi" in page.inner_text("#turn")
+            assert page.query_selector(".hand button.card.legal") is None
+            assert page.errors == []
+        players[0].screenshot(path=str(tmp_path / "over.png"), full_page=True)
+        players[0].goto(site)
+        players[0].wait_for_selector("#tables .empty, #tables table")
+        assert players[0].query_selector(f'tr[data-table="{link.split("=")[1]}"]') is None
+    finally:
+        served.stop()

@@ -1,0 +1,87 @@
+// The referee's own API, as the page speaks it: the Connect protocol (JSON) to the origin
+// that served the page, through clients generated from proto/ (src/gen/, `buf generate`).
+// Every call carries the page's language as `accept-language`, which the referee answers
+// refusals in; a seat's calls carry its credential as `authorization: Bearer …`.
+import { type Client, Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import {
+  PlayService,
+  RulesetService,
+  TableService,
+} from "./gen/bhabhi/referee/v1/referee_pb";
+import { language } from "./i18n";
+
+const withLanguage: Interceptor = (next) => async (request) => {
+  request.header.set("accept-language", language());
+  return next(request);
+};
+
+const transport = createConnectTransport({
+  baseUrl: location.origin,
+  interceptors: [withLanguage],
+});
+
+export const rulesets: Client<typeof RulesetService> = createClient(RulesetService, transport);
+export const tables: Client<typeof TableService> = createClient(TableService, transport);
+export const play: Client<typeof PlayService> = createClient(PlayService, transport);
+
+/** The call options of a seat's call: its credential. */
+export function seatHeaders(token: string | undefined): { headers?: Record<string, string> } {
+  return token ? { headers: { authorization: `Bearer ${token}` } } : {};
+}
+
+/** A refusal's reason and its words in the page's language. */
+export interface Refusal {
+  reason: string;
+  message: string;
+  code: Code;
+}
+
+function decodeLocalized(value: Uint8Array): [string, string] {
+  const reader = new BinaryReader(value);
+  let locale = "";
+  let message = "";
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 1) locale = reader.string();
+    else if (field === 2) message = reader.string();
+    else reader.skip(wireType);
+  }
+  return [locale, message];
+}
+
+function decodeReason(value: Uint8Array): string {
+  const reader = new BinaryReader(value);
+  let reason = "";
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 1) reason = reader.string();
+    else reader.skip(wireType);
+  }
+  return reason;
+}
+
+/** What a failed call says: the ErrorInfo's reason and the LocalizedMessage in the page's
+ * language (else the message the referee chose from accept-language). */
+export function refusal(error: unknown): Refusal {
+  const connect = ConnectError.from(error);
+  let reason = "";
+  let message = connect.rawMessage;
+  for (const detail of connect.details) {
+    if (!("type" in detail) || !(detail.value instanceof Uint8Array)) continue;
+    if (detail.type === "google.rpc.ErrorInfo") reason = decodeReason(detail.value);
+    if (detail.type === "google.rpc.LocalizedMessage") {
+      const [locale, words] = decodeLocalized(detail.value);
+      if (locale === language() && words) message = words;
+    }
+  }
+  return { reason, message, code: connect.code };
+}
+
+/** A request id no other request of this seat has: random, and not a secret. */
+export function requestId(): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

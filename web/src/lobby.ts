@@ -1,0 +1,164 @@
+// The lobby: the tables open or in play (ListTables), the rulesets (ListRulesets) with a
+// link to each rulebook, and a form that creates a table (CreateTable) and opens it.
+import { refusal, rulesets, tables } from "./api";
+import { append, h, replace } from "./dom";
+import { language, t } from "./i18n";
+import { title } from "./names";
+import {
+  type RulesetSummary,
+  type Table,
+  TableStatus,
+} from "./gen/bhabhi/referee/v1/referee_pb";
+import type { View } from "./view";
+
+const REFRESH_MS = 5000;
+
+export function statusText(status: TableStatus): string {
+  if (status === TableStatus.OPEN) return t("statusOpen");
+  if (status === TableStatus.PLAYING) return t("statusPlaying");
+  return t("statusFinished");
+}
+
+/** The seat counts a ruleset allows: min to max, even only where partners sit opposite. */
+export function seatCounts(ruleset: RulesetSummary): number[] {
+  const counts: number[] = [];
+  for (let n = ruleset.minPlayers; n <= ruleset.maxPlayers; n++) {
+    if (!ruleset.teams || n % 2 === 0) counts.push(n);
+  }
+  return counts;
+}
+
+function tableRow(table: Table): HTMLTableRowElement {
+  const taken = table.seats.filter((seat) => seat.taken).length;
+  return h(
+    "tr",
+    { "data-table": table.tableId },
+    h("td", {}, table.ruleset ? title(table.ruleset) : ""),
+    h(
+      "td",
+      { class: "seats" },
+      t("seatsTaken", { taken, count: table.seatCount }),
+      h(
+        "span",
+        { class: "names" },
+        table.seats.map((seat) => seat.playerName || t("free")).join(", "),
+      ),
+    ),
+    h("td", { class: "status" }, statusText(table.status)),
+    h("td", {}, h("a", { href: `#table=${encodeURIComponent(table.tableId)}` }, t("open"))),
+  );
+}
+
+function tableList(found: Table[]): HTMLElement {
+  if (found.length === 0) return h("p", { class: "empty" }, t("noTables"));
+  const body = h("tbody", {});
+  for (const table of found) body.appendChild(tableRow(table));
+  return h(
+    "table",
+    { class: "tables" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, t("ruleset")), h("th", {}, t("seats")), h("th", {}, t("status")), h("th", {})),
+    ),
+    body,
+  );
+}
+
+function rulesetList(found: RulesetSummary[]): HTMLElement {
+  const list = h("ul", { class: "rulesets" });
+  for (const ruleset of found) {
+    list.appendChild(
+      h(
+        "li",
+        { "data-ruleset": ruleset.id },
+        h("strong", {}, title(ruleset)),
+        " ",
+        h("span", { class: "players" }, t("players", { min: ruleset.minPlayers, max: ruleset.maxPlayers })),
+        ruleset.teams ? h("span", { class: "players" }, `, ${t("teams")}`) : null,
+        " — ",
+        h("a", { href: `#rulebook=${encodeURIComponent(ruleset.id)}`, class: "rulebook" }, t("rulebook")),
+        h("div", { class: "description" }, description(ruleset)),
+      ),
+    );
+  }
+  return list;
+}
+
+function description(ruleset: RulesetSummary): string {
+  return ruleset.description[language()] ?? ruleset.description.en ?? "";
+}
+
+function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElement {
+  const choice = h("select", { name: "ruleset", id: "new-ruleset" });
+  for (const ruleset of found) choice.appendChild(h("option", { value: ruleset.id }, title(ruleset)));
+  const seats = h("select", { name: "seats", id: "new-seats" });
+  const fillSeats = (): void => {
+    const ruleset = found.find((r) => r.id === choice.value);
+    replace(seats, ...(ruleset ? seatCounts(ruleset) : []).map((n) => h("option", { value: n }, String(n))));
+  };
+  choice.addEventListener("change", fillSeats);
+  fillSeats();
+  const clock = h("input", { type: "number", name: "turn", id: "new-turn", min: 0, max: 86400, value: 0 });
+  const hands = h("input", { type: "number", name: "hands", id: "new-hands", min: 0, max: 1000, value: 1 });
+  const form = h(
+    "form",
+    { class: "create" },
+    h("label", {}, t("ruleset"), choice),
+    h("label", {}, t("seats"), seats),
+    h("label", {}, t("turnTime"), clock),
+    h("label", {}, t("hands"), hands),
+    h("button", { type: "submit" }, t("create")),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seconds = Math.max(0, Math.floor(Number(clock.value) || 0));
+    tables
+      .createTable({
+        rulesetId: choice.value,
+        seatCount: Number(seats.value),
+        turnTime: seconds > 0 ? { seconds: BigInt(seconds), nanos: 0 } : undefined,
+        hands: Math.max(0, Math.floor(Number(hands.value) || 0)),
+      })
+      .then((created) => {
+        if (created.table) location.hash = `#table=${encodeURIComponent(created.table.tableId)}`;
+      })
+      .catch((error: unknown) => {
+        replace(message, t("refused", { message: refusal(error).message }));
+      });
+  });
+  return form;
+}
+
+/** The lobby in `root`; the table list refreshes itself every few seconds. */
+export function lobby(root: HTMLElement): View {
+  const tablesBox = h("div", { id: "tables" }, t("loading"));
+  const rulesetsBox = h("div", { id: "rulesets" }, t("loading"));
+  const formBox = h("div", { id: "create" });
+  const message = h("p", { class: "message", role: "alert" });
+  replace(
+    root,
+    h("section", {}, h("h2", {}, t("tables")), tablesBox),
+    h("section", {}, h("h2", {}, t("newTable")), formBox, message),
+    h("section", {}, h("h2", {}, t("rulesets")), rulesetsBox),
+  );
+  const loadTables = (): void => {
+    tables
+      .listTables({ pageSize: 200 })
+      .then((listed) => {
+        const shown = listed.tables.filter((table) => table.status !== TableStatus.FINISHED);
+        replace(tablesBox, tableList(shown));
+      })
+      .catch((error: unknown) => replace(tablesBox, t("failed", { message: refusal(error).message })));
+  };
+  loadTables();
+  rulesets
+    .listRulesets({})
+    .then((listed) => {
+      replace(rulesetsBox, rulesetList(listed.rulesets));
+      append(formBox, createForm(listed.rulesets, message));
+    })
+    .catch((error: unknown) => replace(rulesetsBox, t("failed", { message: refusal(error).message })));
+  const timer = window.setInterval(loadTables, REFRESH_MS);
+  return { close: () => window.clearInterval(timer) };
+}
