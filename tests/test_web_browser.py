@@ -42,6 +42,8 @@ MOVES = 14
 """Moves played by clicking (cards or a pickup), at most: enough for tricks, pickups and a
 reload in the middle of one, without the minutes a whole hand of three would take."""
 WAIT_MS = 15_000
+PERSON, HEURISTIC = 0, 2
+"""``BotStrategy``: a person's seat, and the referee's heuristic bot."""
 
 # A page's fetches, kept whole (a WatchTable stream too, while it is open): the spectator's
 # every API response, read as it arrives, beside what page.on("response") sees.
@@ -186,25 +188,32 @@ def _log_size(page: Any) -> int:
     return size
 
 
-def _mover(pages: list[Any]) -> tuple[Any, str, str] | None:
+TAKE = "3::"
+"""The ``data-action`` of taking a hand (B9): a chance out of turn, gone once the seat whose
+turn it is has moved."""
+
+
+def _mover(pages: list[Any], *, chances: bool = True) -> tuple[Any, str, str] | None:
     """The page whose seat is to move now, the selector of the control it would press (a
-    legal card, or else another legal action, a pickup) and the card ("" for an action).
-    A selector, not the element: a redraw replaces the elements."""
+    legal card, or else another legal action, a pickup) and the card ("" for an action);
+    without ``chances``, never a take (which the referee's bots, moving at once, would
+    close before the click). A selector, not the element: a redraw replaces the elements."""
     for page in pages:
         card = page.query_selector(".hand button.card.legal")
         if card is not None:
             name = card.get_attribute("data-card")
             return page, f'.hand button.card.legal[data-card="{name}"]', name
-        action = page.query_selector(".hand button.action")
+        skip = "" if chances else f':not([data-action="{TAKE}"])'
+        action = page.query_selector(f".hand button.action{skip}")
         if action is not None:
             key = action.get_attribute("data-action")
             return page, f'.hand button.action[data-action="{key}"]', ""
     return None
 
 
-def _wait_for_mover(pages: list[Any]) -> tuple[Any, str, str] | None:
+def _wait_for_mover(pages: list[Any], *, chances: bool = True) -> tuple[Any, str, str] | None:
     for _ in range(WAIT_MS // 100):
-        found = _mover(pages)
+        found = _mover(pages, chances=chances)
         if found is not None:
             return found
         if any(page.query_selector("#turn[data-over]") is not None for page in pages):
@@ -243,6 +252,8 @@ def _seat_three(site: str, ann: Any, bea: Any, cem: Any) -> str:
     ann.wait_for_selector("form.create")
     ann.select_option("#new-ruleset", RULESET)
     ann.select_option("#new-seats", str(SEATS))
+    for seat in range(SEATS):  # every seat a person's (the form offers bots in the others)
+        ann.select_option(f'select[data-seat="{seat}"]', str(PERSON))
     ann.fill("#new-hands", "1")
     ann.click("form.create button[type=submit]")
     ann.fill("#player-name", "Ann")
@@ -272,12 +283,14 @@ def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
     seats = page.eval_on_selector_all("#new-seats option", "os => os.map(o => o.value)")
     assert seats == [str(n) for n in range(3, 9)]  # what the ruleset allows
     page.select_option("#new-seats", "4")
+    page.select_option('select[data-seat="3"]', str(PERSON))  # seats 1 and 2: bots
     page.click("form.create button[type=submit]")
     page.wait_for_url(re.compile(r"#table="))
     table_id = page.url.split("#table=")[1]
     page.goto(site)
     row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
-    assert "0 of 4 taken" in row.inner_text() and "waiting for players" in row.inner_text()
+    assert "2 of 4 taken" in row.inner_text() and "waiting for players" in row.inner_text()
+    assert row.inner_text().count("Heuristic bot") == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Join, see it in the lobby, give the seat up again.
     page.click(f'tr[data-table="{table_id}"] a')
@@ -287,7 +300,7 @@ def test_the_lobby_lists_rulesets_and_tables_and_shows_a_rulebook(
     assert page.evaluate(f"sessionStorage.getItem('bhabhi.seat.{table_id}')") is not None
     page.click("a[href='#']")
     row = page.wait_for_selector(f'tr[data-table="{table_id}"]')
-    assert "1 of 4 taken" in row.inner_text() and "Dee" in row.inner_text()
+    assert "3 of 4 taken" in row.inner_text() and "Dee" in row.inner_text()
     page.click(f'tr[data-table="{table_id}"] a')
     page.click("#leave")
     page.wait_for_selector("#player-name")
@@ -557,3 +570,63 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
         assert players[0].query_selector(f'tr[data-table="{link.split("=")[1]}"]') is None
     finally:
         served.stop()
+
+
+HAND_NOW = "() => Array.from(document.querySelectorAll('.hand button.card'), c => c.dataset.card)"
+HAND_CHANGED = f"before => JSON.stringify(({HAND_NOW})()) !== JSON.stringify(before)"
+
+
+def _click_until_moved(page: Any, control: str, tries: int = 5) -> None:
+    """Click ``control`` until the seat's hand changes (a card played, a trick picked up:
+    every move of a seat changes its hand). With bots that move at once the seat's turn
+    can come back before the answer to its last move has: a click then is ignored (one
+    move at a time), and is made again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    before = page.evaluate(HAND_NOW)
+    for _ in range(tries):
+        page.click(control)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(HAND_CHANGED, arg=before, timeout=3000)
+            return
+    raise AssertionError(f"{control}: the hand did not change after {tries} clicks")
+
+
+def test_a_person_plays_a_whole_hand_against_the_referee_s_bots(
+    browser: Any, site: str, tmp_path: Path
+) -> None:
+    """From the lobby, in German: a table of bhabho for three whose other two seats are the
+    referee's heuristic bots (the form's default), with no pause before their moves; the
+    bots are named in the page's language, and the person plays by clicking until the hand
+    is over."""
+    page = _new_page(browser, "de-DE")
+    page.goto(site)
+    page.wait_for_selector("form.create")
+    page.select_option("#new-ruleset", "bhabho")
+    page.select_option("#new-seats", "3")
+    assert [page.input_value(f'select[data-seat="{seat}"]') for seat in range(3)] == [
+        str(PERSON),
+        str(HEURISTIC),
+        str(HEURISTIC),
+    ]
+    page.fill("#new-hands", "1")
+    page.fill("#new-bot-delay", "0")
+    page.click("form.create button[type=submit]")
+    page.fill("#player-name", "Asha")
+    page.click("form.join button[type=submit]")
+    page.click("#start")
+    page.wait_for_selector(".hand button.card")
+    names = page.eval_on_selector_all(".seat .name", "names => names.map(n => n.textContent)")
+    assert sum("Faustregel-Bot" in name for name in names) == 2, names
+    for _ in range(60):
+        found = _wait_for_mover([page], chances=False)
+        if found is None:
+            break
+        _, control, _ = found
+        _click_until_moved(page, control)
+    else:
+        raise AssertionError("the hand did not end in 60 moves of the person")
+    page.wait_for_selector("#turn[data-over]")
+    assert "Die Hand ist vorbei." in page.inner_text("#turn"), page.inner_text("#turn")
+    assert page.errors == []
+    page.screenshot(path=str(tmp_path / "bots.png"), full_page=True)

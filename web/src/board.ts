@@ -5,6 +5,7 @@
 import { cardFace, normalCard, sortCards, suitFace } from "./cards";
 import { button, h } from "./dom";
 import { t } from "./i18n";
+import { playerName } from "./names";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import {
   type Action,
@@ -27,7 +28,7 @@ export interface Board {
 }
 
 export function seatName(table: Table, seat: number): string {
-  return table.seats[seat]?.playerName || `#${seat + 1}`;
+  return playerName(table.seats[seat]) || `#${seat + 1}`;
 }
 
 /** Where seat `offset` places after the viewer sits, in percent of the table's box: the

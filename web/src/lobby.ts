@@ -3,8 +3,9 @@
 import { refusal, rulesets, tables } from "./api";
 import { append, h, replace } from "./dom";
 import { language, t } from "./i18n";
-import { title } from "./names";
+import { BOT_NAMES, playerName, title } from "./names";
 import {
+  BotStrategy,
   type RulesetSummary,
   type Table,
   TableStatus,
@@ -41,7 +42,7 @@ function tableRow(table: Table): HTMLTableRowElement {
       h(
         "span",
         { class: "names" },
-        table.seats.map((seat) => seat.playerName || t("free")).join(", "),
+        table.seats.map((seat) => playerName(seat) || t("free")).join(", "),
       ),
     ),
     h("td", { class: "status" }, statusText(table.status)),
@@ -97,17 +98,36 @@ function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElem
     const ruleset = found.find((r) => r.id === choice.value);
     replace(seats, ...(ruleset ? seatCounts(ruleset) : []).map((n) => h("option", { value: n }, String(n))));
   };
-  choice.addEventListener("change", fillSeats);
+  const players = h("fieldset", { class: "players", id: "new-players" });
+  const fillPlayers = (): void => {
+    const count = Number(seats.value) || 0;
+    replace(
+      players,
+      h("legend", {}, t("whoPlays")),
+      ...Array.from({ length: count }, (_, seat) => playerChoice(seat)),
+    );
+  };
+  choice.addEventListener("change", () => {
+    fillSeats();
+    fillPlayers();
+  });
+  seats.addEventListener("change", fillPlayers);
   fillSeats();
+  fillPlayers();
   const clock = h("input", { type: "number", name: "turn", id: "new-turn", min: 0, max: 86400, value: 0 });
   const hands = h("input", { type: "number", name: "hands", id: "new-hands", min: 0, max: 1000, value: 1 });
+  const pause = h("input", {
+    type: "number", name: "bot-delay", id: "new-bot-delay", min: 0, max: 10, step: 0.1, value: 1,
+  });
   const form = h(
     "form",
     { class: "create" },
     h("label", {}, t("ruleset"), choice),
     h("label", {}, t("seats"), seats),
+    players,
     h("label", {}, t("turnTime"), clock),
     h("label", {}, t("hands"), hands),
+    h("label", {}, t("botDelay"), pause),
     h("button", { type: "submit" }, t("create")),
   );
   form.addEventListener("submit", (event) => {
@@ -119,6 +139,8 @@ function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElem
         seatCount: Number(seats.value),
         turnTime: seconds > 0 ? { seconds: BigInt(seconds), nanos: 0 } : undefined,
         hands: Math.max(0, Math.floor(Number(hands.value) || 0)),
+        bots: chosenBots(players),
+        botDelay: duration(Number(pause.value) || 0),
       })
       .then((created) => {
         if (created.table) location.hash = `#table=${encodeURIComponent(created.table.tableId)}`;
@@ -128,6 +150,34 @@ function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElem
       });
   });
   return form;
+}
+
+/** Who plays `seat` of a new table: a person, or one of the referee's bots (by default
+ * the first seat is a person's and the others are heuristic bots: a game against bots). */
+function playerChoice(seat: number): HTMLLabelElement {
+  const select = h("select", { name: `player-${seat}`, "data-seat": seat });
+  select.appendChild(h("option", { value: BotStrategy.UNSPECIFIED }, t("person")));
+  for (const [strategy, key] of BOT_NAMES) {
+    select.appendChild(h("option", { value: strategy }, t(key)));
+  }
+  select.value = String(seat === 0 ? BotStrategy.UNSPECIFIED : BotStrategy.HEURISTIC);
+  return h("label", {}, t("seatN", { n: seat + 1 }), select);
+}
+
+/** `seconds` (at least 0, whole milliseconds) as a protobuf Duration. */
+function duration(seconds: number): { seconds: bigint; nanos: number } {
+  const millis = Math.max(0, Math.round(seconds * 1000));
+  return { seconds: BigInt(Math.floor(millis / 1000)), nanos: (millis % 1000) * 1_000_000 };
+}
+
+/** The bots chosen in the form's seat choices, for CreateTable. */
+function chosenBots(players: HTMLElement): { seat: number; strategy: BotStrategy }[] {
+  const bots: { seat: number; strategy: BotStrategy }[] = [];
+  for (const select of players.querySelectorAll<HTMLSelectElement>("select[data-seat]")) {
+    const strategy = Number(select.value) as BotStrategy;
+    if (strategy !== BotStrategy.UNSPECIFIED) bots.push({ seat: Number(select.dataset.seat), strategy });
+  }
+  return bots;
 }
 
 /** The lobby in `root`; the table list refreshes itself every few seconds. */

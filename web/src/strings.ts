@@ -2,6 +2,13 @@
 // (the type holds them to it). `{name}` marks a value filled in by `t`.
 
 const en = {
+  botDelay: "Bots' pause before a move (seconds)",
+  whoPlays: "Who plays each seat",
+  seatN: "Seat {n}",
+  person: "a person",
+  botRandom: "Random bot",
+  botHeuristic: "Heuristic bot",
+  botStrong: "Strong bot",
   title: "Bhabhi — the web table",
   language: "Language",
   lobby: "Lobby",
@@ -83,6 +90,13 @@ export type Key = keyof typeof en;
 export type Dictionary = Record<Key, string>;
 
 const de: Dictionary = {
+  botDelay: "Pause der Bots vor einem Zug (Sekunden)",
+  whoPlays: "Wer an jedem Platz spielt",
+  seatN: "Platz {n}",
+  person: "ein Mensch",
+  botRandom: "Zufalls-Bot",
+  botHeuristic: "Faustregel-Bot",
+  botStrong: "Starker Bot",
   title: "Bhabhi — der Tisch im Browser",
   language: "Sprache",
   lobby: "Lobby",
@@ -161,6 +175,13 @@ const de: Dictionary = {
 };
 
 const pl: Dictionary = {
+  botDelay: "Przerwa botów przed ruchem (sekundy)",
+  whoPlays: "Kto gra na każdym miejscu",
+  seatN: "Miejsce {n}",
+  person: "człowiek",
+  botRandom: "Bot losowy",
+  botHeuristic: "Bot z regułami kciuka",
+  botStrong: "Silny bot",
   title: "Bhabhi — stół w przeglądarce",
   language: "Język",
   lobby: "Poczekalnia",
