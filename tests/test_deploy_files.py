@@ -262,6 +262,7 @@ def test_service_and_budget_select_the_replicas() -> None:
     assert {p["name"]: p["targetPort"] for p in service["ports"]} == {
         "grpc": "grpc",
         "metrics": "metrics",
+        "web": "web",
     }, "each Service port goes to the container port of its name"
     ports = {p["name"]: p["port"] for p in service["ports"]}
     assert ports == _named_ports(), "the Service's ports are the container's"
@@ -311,10 +312,22 @@ def test_dockerfile_serves_metrics_and_logs_json() -> None:
     assert parsed.metrics_port, "metrics served"
     assert parsed.metrics_host == "0.0.0.0"
     assert parsed.log_format == "json"
-    assert _dockerfile_exposed() == {parsed.port, parsed.metrics_port}
+    assert _dockerfile_exposed() == {parsed.port, parsed.metrics_port, parsed.web_port}
     # Kubernetes' args replace the CMD: the image's environment alone must serve metrics.
     assert _serve_accepts(["serve"], _dockerfile_env()).metrics_port == parsed.metrics_port
     assert parsed.metrics_port == _named_ports()["metrics"], "the image and the manifest agree"
+
+
+def test_dockerfile_builds_and_serves_the_web_table() -> None:
+    """The page is built in a stage of its own from web/ and proto/ (as `make page` does)
+    and served on every interface on an exposed port, set in the environment."""
+    text = DOCKERFILE.read_text()
+    assert re.search(r"^FROM node:\S+ AS page$", text, re.MULTILINE)
+    assert "buf generate" in text and "node build.mjs" in text and "tools/page_css.py" in text
+    assert "COPY --from=page /src/referee/server/page/ referee/server/page/" in text
+    parsed = _serve_accepts(["serve"], _dockerfile_env())
+    assert parsed.web_host == "0.0.0.0" and parsed.web_port == 8080
+    assert parsed.web_port == _named_ports()["web"], "the image and the manifest agree"
 
 
 # --- environment variables --------------------------------------------------------------
