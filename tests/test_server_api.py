@@ -72,6 +72,13 @@ async def test_list_rulesets_are_the_bundled_ones_with_summaries() -> None:
                 rules.players.max,
             )
             assert summary.teams == (summary.id == "team")
+            assert summary.direction == (
+                pb.PLAY_DIRECTION_CLOCKWISE
+                if rules.direction == "clockwise"
+                else pb.PLAY_DIRECTION_COUNTERCLOCKWISE
+            )
+        directions = {s.id: s.direction for s in listed}
+        assert directions["pickup"] == pb.PLAY_DIRECTION_COUNTERCLOCKWISE  # C3
 
 
 @run_async

@@ -372,7 +372,7 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
                 "c => { c.removeAttribute('disabled'); c.click(); return c.dataset.card; }",
             )
             assert pressed
-            other.wait_for_function("document.getElementById('message').textContent !== ''")
+            other.wait_for_function("() => document.getElementById('message').textContent !== ''")
             message = other.inner_text("#message")
             language = {ann: 1, bea: 2, cem: 3}[other]
             prefix = {1: "Refused: ", 2: "Abgelehnt: ", 3: "Odrzucono: "}[language]
@@ -446,13 +446,13 @@ def test_the_language_is_chosen_by_hand_and_kept(browser: Any, site: str) -> Non
     page.wait_for_selector("#language")
     assert page.inner_text("main h2") == "Tables"
     page.select_option("#language", "pl")
-    page.wait_for_function("document.querySelector('main h2').textContent === 'Stoły'")
+    page.wait_for_function("() => document.querySelector('main h2').textContent === 'Stoły'")
     assert page.evaluate("document.documentElement.lang") == "pl"
     page.reload()
     page.wait_for_selector("main h2")
     assert page.inner_text("main h2") == "Stoły"
     page.select_option("#language", "de")
-    page.wait_for_function("document.querySelector('main h2').textContent === 'Tische'")
+    page.wait_for_function("() => document.querySelector('main h2').textContent === 'Tische'")
     page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
     frame = page.wait_for_selector("iframe.rulebook")
     assert frame.get_attribute("lang") == "de"
@@ -503,6 +503,26 @@ def test_the_pages_reconnect_when_the_referee_restarts(browser: Any, tmp_path: P
         served.stop()
 
 
+SEE_PICKUPS = """(() => {
+  window.__pickers = [];
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        if (!(node instanceof Element)) continue;
+        for (const seat of [node, ...node.querySelectorAll(".seat")]) {
+          const name = seat.matches(".seat.picked") ? seat.querySelector(".name") : null;
+          const shown = name ? name.textContent.split(" (")[0] : null;
+          if (shown && window.__pickers[window.__pickers.length - 1] !== shown) {
+            window.__pickers.push(shown);
+          }
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+})()"""
+"""A page that notes, in order, the name of each seat the board marks as having picked a
+trick up (once for each mark: a redraw while it lasts marks the same seat again)."""
+
 SMALL_DEAL = ["AS 2H 3H 9C", "KS 4H 5D 10C", "QS 6H 7D JC"]
 """Pick-up Bhabhi, three seats of four cards (a test deal): a hand of a few tricks."""
 
@@ -529,6 +549,7 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
         assert created.status_code == 200, created.text
         link = f"{site}#table={created.json()['table']['tableId']}"
         players = [_new_page(browser, "en-GB") for _ in range(SEATS)]
+        players[1].add_init_script(SEE_PICKUPS)
         for page, name in zip(players, ("Ann", "Bea", "Cem"), strict=True):
             page.goto(link)
             page.fill("#player-name", name)
@@ -536,6 +557,9 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
         players[0].click("#start")
         for page in players:
             page.wait_for_selector(".hand button.card")
+        # Pick-up Bhabhi plays anticlockwise (C3), and the board says so.
+        assert players[0].get_attribute(".centre .direction", "data-direction") == "2"
+        assert "anticlockwise" in players[0].inner_text(".centre .direction")
         # The turn clock counts down on every page, from the referee's time left.
         clock = re.compile(r"[01]:\d\d")
         first = players[1].inner_text("#clock")
@@ -558,12 +582,15 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
             raise AssertionError("the hand did not end in 40 moves")
         for page in players:
             page.wait_for_function(
-                "document.getElementById('log').textContent.includes('The session is over.')"
+                "() => document.getElementById('log').textContent.includes('The session is over.')"
             )
             assert "The hand is over." in page.inner_text("#turn")
             assert "is the Bhabhi" in page.inner_text("#turn")
             assert page.query_selector(".hand button.card.legal") is None
             assert page.errors == []
+        # Whoever picked a trick up was marked on the board as it happened.
+        picked_up = re.findall(r"(\w+) picked up \d+ cards", players[1].inner_text("#log"))
+        assert players[1].evaluate("window.__pickers") == picked_up
         players[0].screenshot(path=str(tmp_path / "over.png"), full_page=True)
         players[0].goto(site)
         players[0].wait_for_selector("#tables .empty, #tables table")

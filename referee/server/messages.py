@@ -169,6 +169,11 @@ def ruleset_summary(hosted: tb.HostedRuleset) -> pb.RulesetSummary:
             if hosted.origin == "bundled"
             else pb.RULESET_ORIGIN_REGISTERED
         ),
+        direction=(
+            pb.PLAY_DIRECTION_CLOCKWISE
+            if rules.direction == "clockwise"
+            else pb.PLAY_DIRECTION_COUNTERCLOCKWISE
+        ),
     )
 
 

@@ -11,6 +11,7 @@ import {
   type Action,
   ActionKind,
   type ActionSchema,
+  PlayDirection,
   type SeatView,
   type Table,
 } from "./gen/bhabhi/referee/v1/referee_pb";
@@ -25,6 +26,8 @@ export interface Board {
   /** The turn clock's time left (`m:ss`), "" without one. */
   clock: string;
   act: (action: ActionInit) => void;
+  /** The seat that has just picked a trick up (highlighted for a moment), if any. */
+  picker?: number | null;
 }
 
 export function seatName(table: Table, seat: number): string {
@@ -50,7 +53,14 @@ function seatBox(board: Board, seat: number): HTMLElement {
   const known = view?.knownCards[seat]?.cards ?? [];
   // The power: the seat that leads the trick about to start.
   const leads = view !== null && !view.result && view.trick.length === 0 && view.leader === seat;
-  const classes = ["seat", turn ? "turn" : "", out ? "out" : "", seat === board.seat ? "mine" : ""];
+  const picked = board.picker === seat;
+  const classes = [
+    "seat",
+    turn ? "turn" : "",
+    out ? "out" : "",
+    seat === board.seat ? "mine" : "",
+    picked ? "picked" : "",
+  ];
   return h(
     "div",
     {
@@ -72,6 +82,7 @@ function seatBox(board: Board, seat: number): HTMLElement {
           out ? t("out") : size === undefined || size < 0 ? t("cardsHidden") : t("cards", { n: size }),
         ),
     leads ? h("div", { class: "leads" }, t("leads")) : null,
+    picked ? h("div", { class: "pickup", role: "status" }, t("pickedUpNow")) : null,
     known.length > 0 && seat !== board.seat
       ? h("div", { class: "known", title: t("seen") }, ...known.map((card) => cardFace(card)))
       : null,
@@ -79,10 +90,18 @@ function seatBox(board: Board, seat: number): HTMLElement {
   );
 }
 
-function centre(view: SeatView): HTMLElement {
+function centre(table: Table, view: SeatView): HTMLElement {
+  const direction = table.ruleset?.direction;
   return h(
     "div",
     { class: "centre" },
+    direction === PlayDirection.COUNTERCLOCKWISE || direction === PlayDirection.CLOCKWISE
+      ? h(
+          "div",
+          { class: "direction", "data-direction": direction },
+          t(direction === PlayDirection.CLOCKWISE ? "clockwise" : "counterclockwise"),
+        )
+      : null,
     h("div", {}, t("trick", { n: view.trickNumber + 1 })),
     view.ledSuit ? h("div", {}, `${t("ledSuit")}: `, suitFace(view.ledSuit)) : null,
     view.trump ? h("div", {}, `${t("trump")}: `, suitFace(view.trump)) : null,
@@ -181,7 +200,7 @@ export function drawBoard(board: Board): HTMLElement {
   return h(
     "div",
     { class: "board" },
-    h("div", { class: "round" }, ...seats, board.view ? centre(board.view) : null),
+    h("div", { class: "round" }, ...seats, board.view ? centre(board.table, board.view) : null),
     h(
       "p",
       { class: "turnline", id: "turn", "data-over": Boolean(board.view?.result) },

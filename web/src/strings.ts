@@ -2,6 +2,9 @@
 // (the type holds them to it). `{name}` marks a value filled in by `t`.
 
 const en = {
+  clockwise: "Play goes clockwise ↻",
+  counterclockwise: "Play goes anticlockwise ↺",
+  pickedUpNow: "picked up",
   botDelay: "Bots' pause before a move (seconds)",
   whoPlays: "Who plays each seat",
   seatN: "Seat {n}",
@@ -90,6 +93,9 @@ export type Key = keyof typeof en;
 export type Dictionary = Record<Key, string>;
 
 const de: Dictionary = {
+  clockwise: "Gespielt wird im Uhrzeigersinn ↻",
+  counterclockwise: "Gespielt wird gegen den Uhrzeigersinn ↺",
+  pickedUpNow: "hat aufgenommen",
   botDelay: "Pause der Bots vor einem Zug (Sekunden)",
   whoPlays: "Wer an jedem Platz spielt",
   seatN: "Platz {n}",
@@ -175,6 +181,9 @@ const de: Dictionary = {
 };
 
 const pl: Dictionary = {
+  clockwise: "Gra idzie zgodnie z ruchem wskazówek zegara ↻",
+  counterclockwise: "Gra idzie przeciwnie do ruchu wskazówek zegara ↺",
+  pickedUpNow: "podniósł",
   botDelay: "Przerwa botów przed ruchem (sekundy)",
   whoPlays: "Kto gra na każdym miejscu",
   seatN: "Miejsce {n}",

@@ -20,6 +20,8 @@ import {
 import type { View } from "./view";
 
 const LOG_LINES = 60;
+/** How long the seat that picked a trick up stays marked. */
+const PICKER_MS = 2500;
 const RETRY_FIRST_MS = 300;
 const RETRY_MOST_MS = 8000;
 /** Refusals a new subscription would get again: stop, and say why. */
@@ -56,6 +58,8 @@ class TablePage implements View {
   private ticker = 0;
   /** A SubmitAction is on its way. */
   private acting = false;
+  private picker: number | null = null;
+  private pickerTimer: number | undefined = undefined;
   private tableStale = true;
 
   constructor(
@@ -222,7 +226,18 @@ class TablePage implements View {
       if (this.log.length > LOG_LINES) this.log.shift();
     }
     if (event.kind.case !== undefined && TABLE_EVENTS.has(event.kind.case)) this.tableStale = true;
+    if (event.kind.case === "pickedUp") this.highlightPicker(event.kind.value.seat);
     this.scheduleRefresh();
+  }
+
+  /** Marks the seat that picked the trick up for a moment (the log says it too). */
+  private highlightPicker(seat: number): void {
+    this.picker = seat;
+    window.clearTimeout(this.pickerTimer);
+    this.pickerTimer = window.setTimeout(() => {
+      this.picker = null;
+      this.draw();
+    }, PICKER_MS);
   }
 
   private join(name: string): void {
@@ -338,6 +353,7 @@ class TablePage implements View {
       seat: this.held?.seat ?? null,
       clock: this.clockText(),
       act: (action) => this.act(action),
+      picker: this.picker,
     };
     replace(
       this.root,
