@@ -283,3 +283,29 @@ def test_the_page_s_shuffle_deals_what_the_python_client_deals(
         assert _seat_cards(page, "#derived li") == hands, seed
         assert page.errors == []
         page.context.close()
+
+
+NO_WEB_CRYPTO = "Object.defineProperty(window.crypto, 'subtle', { value: undefined });"
+"""A page as a browser opens it from a plain-HTTP address of another host: no crypto.subtle
+(WebCrypto is only for secure contexts)."""
+
+
+def test_without_web_crypto_the_page_hashes_the_seed_itself(
+    browser: Any,  # noqa: F811
+    site: str,  # noqa: F811
+    finished: dict[str, Any],
+) -> None:
+    """The page's own SHA-256 (sha256.ts) gives the commitment and the deal as WebCrypto
+    does: the same hand is verified, and a changed seed still fails."""
+    page = _new_page(browser, "en-GB")
+    page.add_init_script(NO_WEB_CRYPTO)
+    page.goto(f"{site}#replay={finished['table_id']}:0")
+    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    assert page.evaluate("window.crypto.subtle") is None
+    assert page.get_attribute("#fairdeal", "data-fair") == "verified"
+    assert _seat_cards(page, "#derived li") == [hand.split() for hand in finished["case"]["deal"]]
+    _tampered(page, _change_the_seed)
+    page.reload()
+    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    assert page.get_attribute("#fairdeal", "data-fair") == "failed"
+    assert page.errors == []

@@ -1,7 +1,10 @@
 // The fair-deal check of an exported hand, in the browser (docs/shuffle.md; the same checks
-// as the Python client's bhabhi_client/fairdeal.py): the seed hashes (SHA-256, WebCrypto) to
+// as the Python client's bhabhi_client/fairdeal.py): the seed hashes (SHA-256: WebCrypto, or
+// sha256.ts where the page is not a secure context and has no crypto.subtle) to
 // the commitment published at the deal, and the published shuffle of the export's deck from
 // that seed deals every seat exactly the cards the export records. Pure: no DOM.
+
+import { sha256Plain } from "./sha256";
 
 export const SHUFFLE_LABEL = "bhabhi/shuffle/v1";
 const STEPS: Record<string, number> = { clockwise: 1, counterclockwise: -1 };
@@ -26,8 +29,11 @@ function hex(bytes: ArrayBuffer): string {
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** True where the page hashes with WebCrypto (a secure context), false with sha256.ts. */
+export const WEB_CRYPTO = typeof crypto !== "undefined" && crypto.subtle !== undefined;
+
 async function sha256(bytes: Uint8Array): Promise<ArrayBuffer> {
-  return crypto.subtle.digest("SHA-256", bytes as BufferSource);
+  return WEB_CRYPTO ? crypto.subtle.digest("SHA-256", bytes as BufferSource) : sha256Plain(bytes);
 }
 
 /** `sha256:` + hex SHA-256 of the seed's UTF-8 bytes. */
