@@ -122,10 +122,15 @@ class ReplayPage implements View {
     const derived =
       check !== null && check.derived.length > 0
         ? h(
-            "ol",
-            { class: "derived", id: "derived", start: 0 },
-            ...check.derived.map((cards, seat) =>
-              h("li", { "data-seat": seat, "data-cards": cards.join(" ") }, `${this.name(seat)}: `, ...cards.map((card) => cardFace(card))),
+            "details",
+            { class: "derived" },
+            h("summary", {}, t("derivedTitle")),
+            h(
+              "ul",
+              { id: "derived" },
+              ...check.derived.map((cards, seat) =>
+                h("li", { "data-seat": seat, "data-cards": cards.join(" ") }, `${this.name(seat)}: `, ...cards.map((card) => cardFace(card))),
+              ),
             ),
           )
         : null;
