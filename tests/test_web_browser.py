@@ -372,7 +372,7 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
                 "c => { c.removeAttribute('disabled'); c.click(); return c.dataset.card; }",
             )
             assert pressed
-            other.wait_for_function("document.getElementById('message').textContent !== ''")
+            other.wait_for_function("() => document.getElementById('message').textContent !== ''")
             message = other.inner_text("#message")
             language = {ann: 1, bea: 2, cem: 3}[other]
             prefix = {1: "Refused: ", 2: "Abgelehnt: ", 3: "Odrzucono: "}[language]
@@ -446,13 +446,13 @@ def test_the_language_is_chosen_by_hand_and_kept(browser: Any, site: str) -> Non
     page.wait_for_selector("#language")
     assert page.inner_text("main h2") == "Tables"
     page.select_option("#language", "pl")
-    page.wait_for_function("document.querySelector('main h2').textContent === 'Stoły'")
+    page.wait_for_function("() => document.querySelector('main h2').textContent === 'Stoły'")
     assert page.evaluate("document.documentElement.lang") == "pl"
     page.reload()
     page.wait_for_selector("main h2")
     assert page.inner_text("main h2") == "Stoły"
     page.select_option("#language", "de")
-    page.wait_for_function("document.querySelector('main h2').textContent === 'Tische'")
+    page.wait_for_function("() => document.querySelector('main h2').textContent === 'Tische'")
     page.click(f'li[data-ruleset="{RULESET}"] a.rulebook')
     frame = page.wait_for_selector("iframe.rulebook")
     assert frame.get_attribute("lang") == "de"
@@ -558,7 +558,7 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
             raise AssertionError("the hand did not end in 40 moves")
         for page in players:
             page.wait_for_function(
-                "document.getElementById('log').textContent.includes('The session is over.')"
+                "() => document.getElementById('log').textContent.includes('The session is over.')"
             )
             assert "The hand is over." in page.inner_text("#turn")
             assert "is the Bhabhi" in page.inner_text("#turn")
