@@ -104,7 +104,8 @@ def _open_replay(browser: Any, site: str, table_id: str, locale: str) -> Any:  #
 
 
 def _name(seat: int) -> str:
-    return "Asha" if seat == 0 else "Heuristic bot"
+    """A seat as the replay names it: the two bots' shared name with the seat's number."""
+    return "Asha" if seat == 0 else f"Heuristic bot (Seat {seat + 1})"
 
 
 def test_the_replay_checks_the_deal_and_steps_to_the_bhabhi(
@@ -118,6 +119,7 @@ def test_the_replay_checks_the_deal_and_steps_to_the_bhabhi(
     case = finished["case"]
     page = _new_page(browser, "en-GB")
     page.goto(f"{site}#table={finished['table_id']}")
+    assert page.inner_text("a.replay-link[data-hand='0']") == "Replay this hand"
     page.click("a.replay-link[data-hand='0']")
     page.wait_for_selector("#fairdeal:not([data-fair=pending])")
     assert page.get_attribute("#fairdeal", "data-fair") == "verified"

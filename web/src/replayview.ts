@@ -60,8 +60,14 @@ class ReplayPage implements View {
     document.removeEventListener("keydown", this.onKey);
   }
 
+  /** The seat's player as the table names it (else "Seat N"); a name two seats share
+   * (two bots of one kind) is followed by the seat's number. */
   private name(seat: number): string {
-    return playerName(this.table?.seats[seat]) || t("seatN", { n: seat + 1 });
+    const named = (at: number): string => playerName(this.table?.seats[at]) || t("seatN", { n: at + 1 });
+    const name = named(seat);
+    const players = this.replay?.players ?? this.table?.seatCount ?? 0;
+    const shared = Array.from({ length: players }, (_, at) => at).some((at) => at !== seat && named(at) === name);
+    return shared ? `${name} (${t("seatN", { n: seat + 1 })})` : name;
   }
 
   private key(event: KeyboardEvent): void {
