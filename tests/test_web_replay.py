@@ -17,6 +17,7 @@ import json
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -311,3 +312,50 @@ def test_without_web_crypto_the_page_hashes_the_seed_itself(
     page.wait_for_selector("#fairdeal:not([data-fair=pending])")
     assert page.get_attribute("#fairdeal", "data-fair") == "failed"
     assert page.errors == []
+
+
+VECTORS = Path(__file__).resolve().parent.parent / "docs" / "shuffle-vectors.json"
+
+
+def test_the_page_deals_the_published_vectors(
+    browser: Any,  # noqa: F811
+    site: str,  # noqa: F811
+    finished: dict[str, Any],
+) -> None:
+    """docs/shuffle-vectors.json's ``fair_deals`` (bhabho, pickup with a seat of 18 cards,
+    get-away, two packs of 104 cards), each as an export: the page hashes each seed to its
+    commitment and deals every seat the hand the vectors give."""
+    for vector in json.loads(VECTORS.read_text(encoding="utf-8"))["fair_deals"]:
+
+        def made_up(case: dict[str, Any], vector: dict[str, Any] = vector) -> None:
+            case.update(
+                players=vector["players"], dealer=vector["dealer"], seed=vector["seed"], steps=[]
+            )
+            case["deal"] = [" ".join(cards) for cards in vector["hands"]]
+            case["fair_deal"] = {
+                key: vector[key]
+                for key in ("seed", "commitment", "players", "dealer", "direction", "deck")
+            }
+
+        page = _new_page(browser, "en-GB")
+        _tampered(page, made_up)
+        page.goto(f"{site}#replay={finished['table_id']}:0")
+        page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+        assert page.get_attribute("#fairdeal", "data-fair") == "verified", vector["ruleset"]
+        assert page.inner_text("#commitment") == vector["commitment"]
+        assert _seat_cards(page, "#derived li") == vector["hands"], vector["ruleset"]
+        assert page.errors == []
+        page.context.close()
+
+
+def test_a_hand_not_over_is_refused_in_words(
+    browser: Any,  # noqa: F811
+    site: str,  # noqa: F811
+    finished: dict[str, Any],
+) -> None:
+    """The table played one hand: its second cannot be replayed, and the page says why."""
+    page = _new_page(browser, "en-GB")
+    page.goto(f"{site}#replay={finished['table_id']}:1")
+    page.wait_for_selector(".message[role=alert]")
+    assert page.inner_text(".message").startswith("Failed:")
+    assert page.query_selector("#fairdeal") is None
