@@ -7,8 +7,10 @@ the referee's heuristic bots. Then the table's page links to the replay, which c
 deal in the browser (the seed against the commitment, the deal the seed gives against the
 recorded one), shows the deal at the first step and the export's Bhabhi at the last, in
 English, German and Polish; an export altered on its way to the page (the seed, a card of
-the deal) fails the check, a test deal's cannot be checked, and the page's shuffle deals
-what the Python client's deals for a few seeds.
+the deal) fails the check, a test deal's cannot be checked, a hand not over is refused in
+words, and the page's shuffle deals what the Python client's deals for a few seeds and what
+docs/shuffle-vectors.json gives, with WebCrypto and (a page that is not a secure context)
+with the page's own SHA-256.
 """
 
 from __future__ import annotations
