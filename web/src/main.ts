@@ -1,8 +1,11 @@
 // The web table's entry point: the header (title, language), and the view the address's
-// fragment names: `#table=ID` a table, `#rulebook=ID` a rulebook, anything else the lobby.
+// fragment names: `#table=ID` a table, `#rulebook=ID` a rulebook, `#replay=ID:HAND` the
+// replay of a finished hand, anything else the lobby.
 import { h, replace } from "./dom";
 import { type Language, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, t } from "./i18n";
 import { lobby } from "./lobby";
+import { parseReplayRoute } from "./replay";
+import { replayPage } from "./replayview";
 import { rulebook } from "./rulebook";
 import { tablePage } from "./table";
 import type { View } from "./view";
@@ -38,7 +41,9 @@ function show(): void {
   const body = document.getElementById("app") ?? document.body;
   replace(body, header(), main);
   const where = route();
-  if (where.table) current = tablePage(main, where.table);
+  const replay = where.replay ? parseReplayRoute(where.replay) : null;
+  if (replay !== null) current = replayPage(main, replay.tableId, replay.hand);
+  else if (where.table) current = tablePage(main, where.table);
   else if (where.rulebook) current = rulebook(main, where.rulebook);
   else current = lobby(main);
 }

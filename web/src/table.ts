@@ -343,6 +343,26 @@ class TablePage implements View {
     return h("div", { class: "panel" }, ...parts);
   }
 
+  /** A link to the replay of every finished hand of the table (public once it is over). */
+  private replayLinks(table: Table): HTMLElement | null {
+    const over = table.status === TableStatus.FINISHED || Boolean(this.view?.result);
+    const finished = over ? table.handsDealt : Math.max(0, table.handsDealt - 1);
+    if (finished === 0) return null;
+    const link = (hand: number): HTMLElement => {
+      const latest = hand === finished - 1 && Boolean(this.view?.result);
+      return h(
+        "li",
+        {},
+        h(
+          "a",
+          { href: `#replay=${encodeURIComponent(this.tableId)}:${hand}`, class: "replay-link", "data-hand": hand },
+          latest ? t("replayThis") : t("replayHand", { n: hand + 1 }),
+        ),
+      );
+    };
+    return h("ul", { class: "replays", id: "replays" }, ...Array.from({ length: finished }, (_, hand) => link(hand)));
+  }
+
   private draw(): void {
     if (this.closed || this.table === null) return;
     const table = this.table;
@@ -369,6 +389,7 @@ class TablePage implements View {
       this.seatPanel(table),
       h("p", { class: "message", id: "message", role: "alert" }, this.message),
       drawBoard(board),
+      this.replayLinks(table),
       h(
         "section",
         { class: "log" },
