@@ -14,7 +14,7 @@ from bhabhi_client.client import Client
 from bhabhi_client.commands import main
 from bhabhi_client.rules import RulesProfile
 from bhabhi_client.strong import DEFAULT_THINK, StrongStrategy, strong_strategy
-from server_helpers import referee, run_async
+from server_helpers import referee, run_async, run_async_within
 
 
 @pytest.mark.parametrize("rules_id", ["bhabho", "pickup", "pagat-getaway", "discard"])
@@ -34,7 +34,7 @@ async def test_the_strong_strategy_follows_the_stream(rules_id: str) -> None:
     assert strong.searched > 0
 
 
-@run_async
+@run_async_within(300)  # about 32 s alone: a whole hand searched at every decision
 async def test_a_guess_the_view_disagrees_with_is_drawn_afresh() -> None:
     """H25: whether a challenged tochoo was false hangs on hidden cards, so the guess may
     show another outcome than the table did; the strategy draws it afresh from the last
