@@ -34,23 +34,34 @@ async def test_the_strong_strategy_follows_the_stream(rules_id: str) -> None:
     assert strong.searched > 0
 
 
-@run_async_within(300)  # about 32 s alone: a whole hand searched at every decision
+TRIES = 6
+"""Hands of the same deal played until one has a challenge the guess must be redrawn for:
+the same deal is played differently now and then (over gRPC, whether a heuristic bot takes a
+hand out of turn, B9, depends on when it sees the position), and in ten runs three hands of
+this deal had no such challenge; six in a row without one would be about one run in a
+thousand."""
+
+
+@run_async_within(600)  # about 32 s a hand alone: a whole hand searched at every decision
 async def test_a_guess_the_view_disagrees_with_is_drawn_afresh() -> None:
     """H25: whether a challenged tochoo was false hangs on hidden cards, so the guess may
     show another outcome than the table did; the strategy draws it afresh from the last
     guess the view agreed with, and searches on instead of falling back (this deal, with
-    these seeds and 10 worlds a decision, has such a challenge)."""
+    these seeds and 10 worlds a decision, mostly has such a challenge)."""
     async with referee() as ref, Client(f"127.0.0.1:{ref.port}", timeout=30) as client:
-        table = await client.create_table("pagat-getaway", 3, hands=1, deal_seed="redraw:3")
         profile = RulesProfile.from_yaml((await client.get_ruleset("pagat-getaway")).yaml)
-        strong = StrongStrategy(profile, think=None, playouts=10)
-        await asyncio.gather(
-            run_bot(client, table.table_id, "strong", strong, seed=1),
-            run_bot(client, table.table_id, "h1", "heuristic", seed=2),
-            run_bot(client, table.table_id, "h2", "heuristic", seed=3),
-        )
-    assert strong.redrawn >= 1
-    assert strong.fell_back == 0
+        for _ in range(TRIES):
+            table = await client.create_table("pagat-getaway", 3, hands=1, deal_seed="redraw:3")
+            strong = StrongStrategy(profile, think=None, playouts=10)
+            await asyncio.gather(
+                run_bot(client, table.table_id, "strong", strong, seed=1),
+                run_bot(client, table.table_id, "h1", "heuristic", seed=2),
+                run_bot(client, table.table_id, "h2", "heuristic", seed=3),
+            )
+            assert strong.fell_back == 0
+            if strong.redrawn >= 1:
+                return
+    raise AssertionError(f"no hand of {TRIES} had a guess to draw afresh")
 
 
 def test_the_budget_is_a_time_or_a_number_of_worlds_or_both() -> None:
