@@ -43,6 +43,12 @@ def _unavailable(why: str) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    yield from launched_chromium()
+
+
+def launched_chromium() -> Iterator[Any]:
+    """The system's Chromium, launched headless by Playwright, for as long as the caller
+    holds it; skipped (or, where required, failed) with the reason when either is missing."""
     chromium = shutil.which("chromium")
     if chromium is None:
         _unavailable("no chromium on the PATH (apt-get install chromium)")

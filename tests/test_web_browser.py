@@ -19,9 +19,7 @@ missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import shutil
 import socket
 import subprocess
 from collections.abc import Iterator
@@ -31,11 +29,11 @@ from typing import Any
 import httpx
 import pytest
 from server_helpers import bhabhi_command
+from test_rulebook_browser import _unavailable, launched_chromium
 
 from referee.server import web
 from referee.server.errors import MESSAGES
 
-REQUIRE_VARIABLE = "BHABHI_REQUIRE_BROWSER"
 RULESET = "pickup"
 SEATS = 3
 MOVES = 14
@@ -71,27 +69,11 @@ TEE_FETCH = """(() => {
 })();"""
 
 
-def _unavailable(why: str) -> None:
-    if os.environ.get(REQUIRE_VARIABLE, "") == "1":
-        pytest.fail(f"{why} ({REQUIRE_VARIABLE}=1: the browser check is required here)")
-    pytest.skip(why)
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        _unavailable("no chromium on the PATH (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install -e '.[test]')")
     if not (web.PAGE_DIRECTORY / "index.html").is_file():
         _unavailable("the web table is not built (make page)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        yield launched
-        launched.close()
+    yield from launched_chromium()
 
 
 class Served:

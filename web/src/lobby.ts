@@ -137,7 +137,7 @@ function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElem
       .createTable({
         rulesetId: choice.value,
         seatCount: Number(seats.value),
-        turnTime: seconds > 0 ? { seconds: BigInt(seconds), nanos: 0 } : undefined,
+        turnTime: seconds > 0 ? duration(seconds) : undefined,
         hands: Math.max(0, Math.floor(Number(hands.value) || 0)),
         bots: chosenBots(players),
         botDelay: duration(Number(pause.value) || 0),

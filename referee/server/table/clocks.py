@@ -22,7 +22,7 @@ from referee.server.errors import Refusal
 from referee.server.store import ConflictError
 from referee.server.table.commands import Close, Command, Move, Timeout
 from referee.server.table.ledger import Ledger
-from referee.server.table.seatbots import SeatBots, legal_for
+from referee.server.table.seatbots import SeatBots
 from referee.server.table.state import Table
 from referee.server.table.trial import try_on_copy
 
@@ -121,8 +121,6 @@ class TurnClocks:
         async with table.lock:
             if self.stopped or table.hand is not hand or table.last_seq != seq:
                 return  # the table moved on meanwhile: its new clock is armed
-            if not legal_for(hand, seat, action):  # never: the bot chose a legal action
-                action = hand.default_action(seat)
             try:
                 try_on_copy(table, hand, seat, action)
             except EngineError:

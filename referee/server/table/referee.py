@@ -610,7 +610,6 @@ class Referee:
     async def await_seats(self, key: str, *, client: str = "") -> AsyncIterator[SeatOffer | None]:
         """Wait under ``key`` for the seats handed to it (``waiting.WaitingBots.wait``);
         counted against ``client``'s address as a spectator's event stream is."""
-        checked_key(key)
         with self.gate.stream(f"spectator:{client}"):
             async for offer in self.waiting.wait(key):
                 yield offer

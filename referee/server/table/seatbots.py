@@ -28,7 +28,6 @@ from typing import Any
 
 from referee.cards import Card
 from referee.engine import Action, EngineError, Hand
-from referee.engine.types import Verdict
 from referee.ruleset.model import Ruleset
 from referee.server.errors import Refusal
 from referee.server.table.state import Table
@@ -103,11 +102,6 @@ class SeatBots:
         if action is None or action not in view.legal_actions:
             return hand.default_action(seat)
         return action
-
-
-def legal_for(hand: Hand, seat: int, action: Action) -> bool:
-    """Whether ``action`` is still legal as it stands for ``seat`` (not only penalised)."""
-    return hand.judge(seat, action).verdict is Verdict.LEGAL
 
 
 _RULESETS: dict[str, Ruleset] = {}
