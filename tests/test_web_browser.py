@@ -149,6 +149,14 @@ def _new_page(
     return page
 
 
+NOT_YOUR_TURN = {
+    1: "It is not your turn: {name} is to play.",
+    2: "Du bist nicht am Zug: {name} ist dran.",
+    3: "To nie twój ruch: teraz gra {name}.",
+}
+"""The page's own words for ``not_your_turn`` (web/src/strings.ts), which name the seat."""
+
+
 def _worded(language: int) -> list[re.Pattern[str]]:
     """Every refusal's words in one language (1 en, 2 de, 3 pl), as patterns."""
     patterns = []
@@ -360,7 +368,12 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
             prefix = {1: "Refused: ", 2: "Abgelehnt: ", 3: "Odrzucono: "}[language]
             assert message.startswith(prefix), message
             words = message.removeprefix(prefix)
-            assert any(p.fullmatch(words) for p in _worded(language)), message
+            mover = {ann: "Ann", bea: "Bea", cem: "Cem"}[page]
+            if words.startswith(NOT_YOUR_TURN[language].partition("{")[0]):
+                # not_your_turn: the page names the seat to play as it names it elsewhere
+                assert words == NOT_YOUR_TURN[language].format(name=mover), message
+            else:
+                assert any(p.fullmatch(words) for p in _worded(language)), message
             other.screenshot(path=str(tmp_path / "refused.png"))
             refused = True
         if not reloaded and _trick_started(page):
@@ -627,6 +640,7 @@ def test_a_person_plays_a_whole_hand_against_the_referee_s_bots(
     page.wait_for_selector(".hand button.card")
     names = page.eval_on_selector_all(".seat .name", "names => names.map(n => n.textContent)")
     assert sum("Faustregel-Bot" in name for name in names) == 2, names
+    assert "Faustregel-Bot (Platz 2)" in names[1] + names[2], names  # two of one kind: numbered
     for _ in range(60):
         found = _wait_for_mover([page], chances=False)
         if found is None:
@@ -637,5 +651,7 @@ def test_a_person_plays_a_whole_hand_against_the_referee_s_bots(
         raise AssertionError("the hand did not end in 60 moves of the person")
     page.wait_for_selector("#turn[data-over]")
     assert "Die Hand ist vorbei." in page.inner_text("#turn"), page.inner_text("#turn")
+    body = page.inner_text("body")
+    assert "Heuristic" not in body and "Seat " not in body, body  # every name in German
     assert page.errors == []
     page.screenshot(path=str(tmp_path / "bots.png"), full_page=True)

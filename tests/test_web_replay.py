@@ -29,7 +29,16 @@ from bhabhi_client.cards import Card
 from bhabhi_client.fairdeal import deal, seed_commitment
 from test_web_browser import _new_page, browser, site  # noqa: F401  (fixtures)
 
+from referee.cards import parse_card
+from referee.conformance.runner import case_ruleset
+from referee.engine.hand import Hand
+from referee.engine.record import export_hand
+from referee.engine.types import Action
+
+CASES = Path(__file__).resolve().parent.parent / "conformance" / "cases"
 EXPORT = "**/bhabhi.referee.v1.PlayService/ExportHand"
+WATCH = "**/bhabhi.referee.v1.PlayService/WatchTable"
+GET_TABLE = "**/bhabhi.referee.v1.TableService/GetTable"
 
 
 def _call(address: str, method: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
@@ -128,7 +137,12 @@ def test_the_replay_checks_the_deal_and_steps_to_the_bhabhi(
     assert page.get_attribute("#fairdeal", "data-fair") == "verified"
     assert page.inner_text("#fair-line").startswith("Verified:")
     assert page.inner_text("#commitment") == case["fair_deal"]["commitment"]
+    assert page.inner_text("#published") == case["fair_deal"]["commitment"]
     assert page.inner_text("#seed") == case["fair_deal"]["seed"]
+    dealt = {"clockwise": "dealt clockwise", "counterclockwise": "dealt anticlockwise"}
+    who = f"{dealt[case['fair_deal']['direction']]} by {_name(case['dealer'])}"
+    assert who in page.inner_text("#fair-line")
+    assert page.query_selector("#unpublished") is None
     assert page.get_attribute("#step-number", "data-index") == "0"
     assert _seat_cards(page, ".replay-seat") == [hand.split() for hand in case["deal"]]
     page.keyboard.press("ArrowRight")
@@ -188,10 +202,26 @@ def _tampered(page: Any, change: Any) -> None:
     page.route(EXPORT, handle)
 
 
+def _alone(page: Any) -> None:
+    """Neither the table nor its events reach the page (GetTable, WatchTable): an export made
+    up for another ruleset, direction or deal is checked on its own."""
+    page.route(WATCH, lambda route: route.abort())
+    page.route(GET_TABLE, lambda route: route.abort())
+
+
 def _swap_a_card(case: dict[str, Any]) -> None:
     zero, one = case["deal"][0].split(), case["deal"][1].split()
     zero[0], one[0] = one[0], zero[0]
     case["deal"][0], case["deal"][1] = " ".join(zero), " ".join(one)
+
+
+def _turn_the_direction(case: dict[str, Any]) -> None:
+    fair = case["fair_deal"]
+    fair["direction"] = "counterclockwise" if fair["direction"] == "clockwise" else "clockwise"
+
+
+def _change_the_ruleset(case: dict[str, Any]) -> None:
+    case["ruleset"]["hash"] = "sha256:" + "0" * 64
 
 
 def _change_the_seed(case: dict[str, Any]) -> None:
@@ -201,7 +231,12 @@ def _change_the_seed(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("change", "says"),
-    [(_change_the_seed, "the seed hashes to sha256:"), (_swap_a_card, "Asha is recorded with")],
+    [
+        (_change_the_seed, "the seed revealed at the end of the hand was"),
+        (_swap_a_card, "Asha is recorded with"),
+        (_turn_the_direction, "the export's fair_deal.direction is"),
+        (_change_the_ruleset, "the export's ruleset.hash is sha256:000"),
+    ],
 )
 def test_a_tampered_export_fails_the_check(
     browser: Any,  # noqa: F811
@@ -217,6 +252,163 @@ def test_a_tampered_export_fails_the_check(
     assert page.get_attribute("#fairdeal", "data-fair") == "failed"
     line = page.inner_text("#fair-line")
     assert line.startswith("Check failed:") and says in line, line
+    assert page.errors == []
+
+
+def _forge_the_deal(case: dict[str, Any]) -> None:
+    """Another deal with a seed and commitment of its own: consistent in itself, but not
+    the deal the table committed to."""
+    fair = case["fair_deal"]
+    seed = "forged"
+    deck = [Card.parse(text) for text in fair["deck"]]
+    hands = deal(deck, seed, fair["players"], fair["dealer"], fair["direction"])
+    case["deal"] = [" ".join(str(card) for card in cards) for cards in hands]
+    case["steps"] = []
+    case["seed"] = fair["seed"] = seed
+    fair["commitment"] = seed_commitment(seed)
+
+
+def test_a_deal_forged_whole_fails_against_the_published_commitment(
+    browser: Any,  # noqa: F811
+    site: str,  # noqa: F811
+    finished: dict[str, Any],
+) -> None:
+    """An export whose seed, commitment and deal agree with each other but not with the
+    commitment the table published at the deal fails; with no event stream to compare it
+    with, the same export verifies, and the page says it was checked on its own."""
+    page = _new_page(browser, "en-GB")
+    _tampered(page, _forge_the_deal)
+    page.goto(f"{site}#replay={finished['table_id']}:0")
+    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    assert page.get_attribute("#fairdeal", "data-fair") == "failed"
+    line = page.inner_text("#fair-line")
+    assert line.startswith("Check failed: the commitment published at the deal was "), line
+    assert finished["case"]["fair_deal"]["commitment"] in line
+    page.context.close()
+    page = _new_page(browser, "en-GB")
+    _tampered(page, _forge_the_deal)
+    _alone(page)
+    page.goto(f"{site}#replay={finished['table_id']}:0")
+    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    assert page.get_attribute("#fairdeal", "data-fair") == "verified"
+    assert page.query_selector("#unpublished") is not None
+    assert page.query_selector("#published") is None
+    assert page.errors == []
+
+
+def _house_rule_steps(case: dict[str, Any]) -> None:
+    """Steps of the house rules' decisions (H20 a take asked for and refused, H22 a take
+    pass, H25 a right and a wrong challenge), each an event the engine writes."""
+    case["steps"] = [
+        {
+            "seat": 1,
+            "action": "take 0",
+            "events": [{"kind": "take_requested", "taker": 1, "seat": 0}],
+        },
+        {
+            "seat": 0,
+            "action": "refuse",
+            "events": [{"kind": "take_answered", "seat": 0, "taker": 1, "agreed": False}],
+        },
+        {"seat": 2, "action": "pass", "events": [{"kind": "take_passed", "seat": 2, "trick": 0}]},
+        {
+            "seat": 2,
+            "action": "challenge",
+            "events": [
+                {
+                    "kind": "tochoo_challenged",
+                    "challenger": 2,
+                    "trick": 0,
+                    "right": True,
+                    "offender": 0,
+                    "penalty": "pickup_and_lead",
+                }
+            ],
+        },
+        {
+            "seat": 1,
+            "action": "challenge",
+            "events": [
+                {
+                    "kind": "tochoo_challenged",
+                    "challenger": 1,
+                    "trick": 1,
+                    "right": False,
+                    "offender": None,
+                    "penalty": "",
+                }
+            ],
+        },
+    ]
+
+
+def test_the_house_rules_decisions_are_told_in_words(
+    browser: Any,  # noqa: F811
+    site: str,  # noqa: F811
+    finished: dict[str, Any],
+) -> None:
+    """A take asked for and refused, a take pass and two challenges each get their own line,
+    naming the seats as the table does."""
+    page = _new_page(browser, "en-GB")
+    _tampered(page, _house_rule_steps)
+    page.goto(f"{site}#replay={finished['table_id']}:0")
+    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    lines = []
+    for _ in range(5):
+        page.click("#step-next")
+        lines.append(page.inner_text("#step-line"))
+    bot_2, bot_3 = _name(1), _name(2)
+    assert lines == [
+        f"{bot_2} asks to take Asha's hand.",
+        f"Asha keeps the hand: {bot_2} may not take it.",
+        f"{bot_3} takes no hand.",
+        f"{bot_3} challenged the tochoo and was right: Asha held the led suit.",
+        f"{bot_2} challenged the tochoo and was wrong.",
+    ]
+    assert page.errors == []
+
+
+H26 = CASES / "house-rules" / "penalties" / "h26-after-a-tochoo.yaml"
+
+
+def _h26_export() -> str:
+    """The H26 case played by the engine and exported as the referee exports a hand (every
+    step's events): a penalty pickup moves two cards from the hand that picked them up."""
+    case = yaml.safe_load(H26.read_text(encoding="utf-8"))
+    hand = Hand(
+        case_ruleset(case),
+        case["players"],
+        deal=[[parse_card(text) for text in cards.split()] for cards in case["deal"]],
+        dealer=case["dealer"],
+    )
+    for step in case["steps"]:
+        if "refused" in step:
+            break
+        hand.apply(step["seat"], Action.parse(step["action"]))
+    return yaml.safe_dump(export_hand(hand, name=case["name"]), sort_keys=False)
+
+
+def test_a_penalty_pickup_moves_the_cards_from_the_hand_that_held_them(
+    browser: Any,  # noqa: F811
+    site: str,  # noqa: F811
+    finished: dict[str, Any],
+) -> None:
+    """H26: seat 0 picks up a tochoo's trick, then seat 2 plays out of turn and picks the
+    same two cards up as a penalty: they leave seat 0's hand (each card in one hand only)."""
+    exported = _h26_export()
+
+    def handle(route: Any) -> None:
+        route.fulfill(json={"caseYaml": exported})
+
+    page = _new_page(browser, "en-GB")
+    page.route(EXPORT, handle)
+    _alone(page)
+    page.goto(f"{site}#replay={finished['table_id']}:0")
+    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    for _ in range(6):
+        page.click("#step-next")
+    hands = [sorted(cards) for cards in _seat_cards(page, ".replay-seat")]
+    assert hands == [["4C", "KD"], ["10C", "QC"], ["4H", "5H", "7D", "8D", "9C"]]
     assert page.errors == []
 
 
@@ -280,6 +472,7 @@ def test_the_page_s_shuffle_deals_what_the_python_client_deals(
 
         page = _new_page(browser, "en-GB")
         _tampered(page, made_up)
+        _alone(page)
         page.goto(f"{site}#replay={finished['table_id']}:0")
         page.wait_for_selector("#fairdeal:not([data-fair=pending])")
         assert page.get_attribute("#fairdeal", "data-fair") == "verified", page.inner_text(
@@ -341,6 +534,7 @@ def test_the_page_deals_the_published_vectors(
 
         page = _new_page(browser, "en-GB")
         _tampered(page, made_up)
+        _alone(page)
         page.goto(f"{site}#replay={finished['table_id']}:0")
         page.wait_for_selector("#fairdeal:not([data-fair=pending])")
         assert page.get_attribute("#fairdeal", "data-fair") == "verified", vector["ruleset"]

@@ -10,7 +10,7 @@ import {
   RulesetService,
   TableService,
 } from "./gen/bhabhi/referee/v1/referee_pb";
-import { language } from "./i18n";
+import { language, t } from "./i18n";
 
 const withLanguage: Interceptor = (next) => async (request) => {
   request.header.set("accept-language", language());
@@ -31,35 +31,44 @@ export function seatHeaders(token: string | undefined): { headers?: Record<strin
   return token ? { headers: { authorization: `Bearer ${token}` } } : {};
 }
 
-/** A refusal's reason and its words in the page's language. */
+/** A refusal's reason, its words in the page's language, and the values the referee
+ * named in it (ErrorInfo's metadata: `turn`, `seat`, `last_seq`…). */
 export interface Refusal {
   reason: string;
   message: string;
   code: Code;
+  details: Record<string, string>;
 }
 
-function decodeLocalized(value: Uint8Array): [string, string] {
+/** Fields 1 and 2 of a message of two strings: a LocalizedMessage's locale and message,
+ * or an ErrorInfo metadata entry's key and value. */
+function stringPair(value: Uint8Array): [string, string] {
   const reader = new BinaryReader(value);
-  let locale = "";
-  let message = "";
+  let first = "";
+  let second = "";
   while (reader.pos < reader.len) {
     const [field, wireType] = reader.tag();
-    if (field === 1) locale = reader.string();
-    else if (field === 2) message = reader.string();
+    if (field === 1) first = reader.string();
+    else if (field === 2) second = reader.string();
     else reader.skip(wireType);
   }
-  return [locale, message];
+  return [first, second];
 }
 
-function decodeReason(value: Uint8Array): string {
+/** ErrorInfo: its reason (1) and metadata (3). */
+function decodeErrorInfo(value: Uint8Array): [string, Record<string, string>] {
   const reader = new BinaryReader(value);
   let reason = "";
+  const details: Record<string, string> = {};
   while (reader.pos < reader.len) {
     const [field, wireType] = reader.tag();
     if (field === 1) reason = reader.string();
-    else reader.skip(wireType);
+    else if (field === 3) {
+      const [key, entry] = stringPair(reader.bytes());
+      details[key] = entry;
+    } else reader.skip(wireType);
   }
-  return reason;
+  return [reason, details];
 }
 
 /** What a failed call says: the ErrorInfo's reason and the LocalizedMessage in the page's
@@ -67,16 +76,34 @@ function decodeReason(value: Uint8Array): string {
 export function refusal(error: unknown): Refusal {
   const connect = ConnectError.from(error);
   let reason = "";
+  let details: Record<string, string> = {};
   let message = connect.rawMessage;
   for (const detail of connect.details) {
     if (!("type" in detail) || !(detail.value instanceof Uint8Array)) continue;
-    if (detail.type === "google.rpc.ErrorInfo") reason = decodeReason(detail.value);
+    if (detail.type === "google.rpc.ErrorInfo") [reason, details] = decodeErrorInfo(detail.value);
     if (detail.type === "google.rpc.LocalizedMessage") {
-      const [locale, words] = decodeLocalized(detail.value);
+      const [locale, words] = stringPair(detail.value);
       if (locale === language() && words) message = words;
     }
   }
-  return { reason, message, code: connect.code };
+  return { reason, message, code: connect.code, details };
+}
+
+/** True when the referee gave no answer (the network down, the referee starting or
+ * gone): no refusal came, so asking again may help. */
+export function noAnswer(error: unknown): boolean {
+  return refusal(error).reason === "";
+}
+
+/** A failed call in the page's words: "Failed: " and the refusal, or that no answer came. */
+export function failedText(error: unknown): string {
+  return noAnswer(error) ? t("noAnswer") : t("failed", { message: refusal(error).message });
+}
+
+/** A refused move or request in the page's words: "Refused: " and the refusal, or that no
+ * answer came. */
+export function refusedText(error: unknown): string {
+  return noAnswer(error) ? t("noAnswer") : t("refused", { message: refusal(error).message });
 }
 
 /** A request id no other request of this seat has: random, and not a secret. */

@@ -2,10 +2,10 @@
 // the table with the current trick's cards in front of their players, others' card counts,
 // whose turn, the viewer's hand sorted by suit with the legal cards raised (only they are
 // buttons one can press, by mouse or by Tab and Enter), and the other legal actions.
-import { cardFace, normalCard, sortCards, suitFace } from "./cards";
+import { cardFace, cardText, normalCard, SUIT_SYMBOL, type Suit, sortCards, suitFace } from "./cards";
 import { button, h } from "./dom";
 import { t } from "./i18n";
-import { playerName } from "./names";
+import { seatName as namedSeat } from "./names";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import {
   type Action,
@@ -30,9 +30,8 @@ export interface Board {
   picker?: number | null;
 }
 
-export function seatName(table: Table, seat: number): string {
-  return playerName(table.seats[seat]) || `#${seat + 1}`;
-}
+/** The seat as the page names it at this table. */
+const seatName = (table: Table, seat: number): string => namedSeat(table.seats, seat);
 
 /** Where seat `offset` places after the viewer sits, in percent of the table's box: the
  * viewer at the bottom, the next seat clockwise (seen from above) to its left. */
@@ -139,11 +138,11 @@ function actionLabel(table: Table, action: Action): string {
     case ActionKind.REFUSE:
       return t("refuse");
     case ActionKind.CHOOSE_TRUMP:
-      return t("chooseTrump", { suit: action.suit });
+      return t("chooseTrump", { suit: SUIT_SYMBOL[action.suit as Suit] ?? action.suit });
     case ActionKind.DRAW_FROM:
       return t("drawFrom", { name: other });
     default:
-      return String(action.kind);
+      return ActionKind[action.kind] ?? String(action.kind);
   }
 }
 
@@ -168,7 +167,7 @@ function hand(board: Board): HTMLElement | null {
         class: playable ? "card legal" : "card",
         "data-card": card.text,
         disabled: !playable,
-        "aria-label": card.text,
+        "aria-label": cardText(card.text),
       },
       cardFace(card.text),
     );

@@ -1,53 +1,67 @@
-// An event of the table's stream as a line of the log, in the page's language. Only what
-// the event itself says: a card only where every player saw it (a card played, never a
-// card drawn or a hand taken).
+// An event of the table's stream as a line of the log (lines.ts). Only what the event
+// itself says: a card only where every player saw it (a card played, never a card drawn or
+// a hand taken); a count only where the recipient may know it.
 import type { Event } from "./gen/bhabhi/referee/v1/referee_pb";
-import { parseCard, SUIT_SYMBOL } from "./cards";
-import { t } from "./i18n";
+import type { LinePart } from "./lines";
 
-/** A card as text: its rank and suit symbol (`A♠`). */
-export function cardText(text: string): string {
-  const card = parseCard(text);
-  return card === null ? text : `${card.rank}${SUIT_SYMBOL[card.suit]}`;
-}
+const line = (key: LinePart["key"], values: LinePart["values"] = {}): LinePart => ({ key, values });
 
 /** The line for `event`, or null for an event the log does not tell. */
-export function eventLine(event: Event, name: (seat: number) => string): string | null {
+export function eventLine(event: Event): LinePart | null {
   const kind = event.kind;
   switch (kind.case) {
     case "playerJoined":
-      return t("eventJoined", { name: kind.value.playerName || name(kind.value.seat) });
+      return { ...line("eventJoined", { name: kind.value.seat }), joinedAs: kind.value.playerName };
     case "playerLeft":
-      return t("eventLeft", { name: name(kind.value.seat) });
+      return line("eventLeft", { name: kind.value.seat });
     case "handStarted":
-      return t("eventDealt", { n: event.handNumber + 1 });
+      return line("eventDealt", { n: event.handNumber + 1 });
     case "cardPlayed":
-      return t("eventPlayed", { name: name(kind.value.seat), card: cardText(kind.value.card) });
-    case "pickedUp":
-      return t("eventPickedUp", {
-        name: name(kind.value.seat),
-        n: kind.value.cards.length + Math.max(0, kind.value.fromWaste),
-      });
+      return line("eventPlayed", { name: kind.value.seat, card: kind.value.card });
+    case "pickedUp": {
+      const { seat, cards, fromWaste } = kind.value;
+      // fromWaste -1: the waste pile's share is not told this recipient (H29)
+      return fromWaste < 0
+        ? line("eventPickedUpWaste", { name: seat, n: cards.length })
+        : line("eventPickedUp", { name: seat, n: cards.length + fromWaste });
+    }
     case "trickToWaste":
-      return t("eventToWaste");
+      return line("eventToWaste");
     case "playerOut":
-      return t("eventOut", { name: name(kind.value.seat) });
+      return line("eventOut", { name: kind.value.seat });
     case "turnTimedOut":
-      return t("eventTimedOut", { name: name(kind.value.seat) });
+      return line("eventTimedOut", { name: kind.value.seat });
     case "handTaken":
-      return t("eventTaken", { taker: name(kind.value.taker), name: name(kind.value.seat) });
+      return line("eventTaken", { taker: kind.value.taker, name: kind.value.seat });
     case "trumpFixed":
-      return t("eventTrump", { name: name(kind.value.seat) });
+      return line("eventTrump", { name: kind.value.seat });
     case "illegalPlayPenalised":
-      return t("eventPenalty", { name: name(kind.value.seat) });
+      return line("eventPenalty", { name: kind.value.seat });
+    case "wasteDrawn":
+      return line("eventDrewWasteHidden", { name: kind.value.seat });
+    case "cardDrawn":
+      return line("eventDrewFromHidden", { name: kind.value.seat, other: kind.value.fromSeat });
+    case "takeRequested":
+      return line("eventTakeAsked", { taker: kind.value.taker, name: kind.value.seat });
+    case "takeAnswered":
+      return line(kind.value.agreed ? "eventTakeAgreed" : "eventTakeRefused", {
+        name: kind.value.seat,
+        taker: kind.value.taker,
+      });
+    case "takePassed":
+      return line("eventTakePassed", { name: kind.value.seat });
+    case "tochooChallenged":
+      return kind.value.right
+        ? line("eventChallengeRight", { name: kind.value.challenger, offender: kind.value.offender })
+        : line("eventChallengeWrong", { name: kind.value.challenger });
     case "handOver": {
       const bhabhi = kind.value.result?.bhabhi;
-      return bhabhi === undefined ? t("noBhabhi") : t("bhabhiIs", { name: name(bhabhi) });
+      return bhabhi === undefined ? line("noBhabhi") : line("bhabhiIs", { name: bhabhi });
     }
     case "sessionOver":
-      return t("sessionOver");
+      return line("sessionOver");
     case "tableClosed":
-      return t("tableClosed");
+      return line("tableClosed");
     default:
       return null;
   }

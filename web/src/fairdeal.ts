@@ -1,28 +1,18 @@
 // The fair-deal check of an exported hand, in the browser (docs/shuffle.md; the same checks
 // as the Python client's bhabhi_client/fairdeal.py): the seed hashes (SHA-256: WebCrypto, or
 // sha256.ts where the page is not a secure context and has no crypto.subtle) to
-// the commitment published at the deal, and the published shuffle of the export's deck from
-// that seed deals every seat exactly the cards the export records. Pure: no DOM.
+// the commitment published at the deal (HandStarted, as the table's events showed it, and as
+// the export repeats it), and the published shuffle of the export's deck from that seed
+// deals every seat exactly the cards the export records. Pure: no DOM, no network.
 
+import { byId, cardId } from "./cards";
+import { isMapping, recordedDeal, words } from "./exported";
+import type { Published } from "./published";
 import { sha256Plain } from "./sha256";
 
 export const SHUFFLE_LABEL = "bhabhi/shuffle/v1";
 const STEPS: Record<string, number> = { clockwise: 1, counterclockwise: -1 };
 const TWO_64 = 1n << 64n;
-const SUITS = "CDHS";
-const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-const CARD = /^(10|[2-9TJQKA])([CDHS])(?:\/(\d+))?$/;
-
-/** A card's id (`pack * 52 + suit * 13 + rank`), or null when `text` is not a card. */
-export function cardId(text: string): number | null {
-  const found = CARD.exec(text.trim().toUpperCase());
-  if (found === null) return null;
-  const rank = RANKS.indexOf(found[1] === "T" ? "10" : found[1]);
-  const pack = found[3] === undefined ? 0 : Number(found[3]) - 1;
-  if (pack < 0) return null;
-  return pack * 52 + SUITS.indexOf(found[2]) * 13 + rank;
-}
-
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 function hex(bytes: ArrayBuffer): string {
@@ -80,7 +70,7 @@ export class Stream {
 
 /** The deck in ascending card id, then Fisher-Yates from the top. */
 export async function shuffle(deck: readonly string[], seed: string): Promise<string[]> {
-  const cards = [...deck].sort((a, b) => (cardId(a) ?? 0) - (cardId(b) ?? 0));
+  const cards = byId(deck);
   const values = new Stream(seed, SHUFFLE_LABEL);
   for (let i = cards.length - 1; i > 0; i--) {
     const j = await values.uniform(i + 1);
@@ -109,7 +99,16 @@ export async function deal(
 
 /** What went wrong, as a key of the page's words and its values. */
 export interface Finding {
-  key: "fairOk" | "fairNoSeed" | "fairBadExport" | "fairCommitment" | "fairCase" | "fairDeal";
+  key:
+    | "fairOk"
+    | "fairNoSeed"
+    | "fairBadExport"
+    | "fairCommitment"
+    | "fairPublished"
+    | "fairPublishedSeed"
+    | "fairRuleset"
+    | "fairCase"
+    | "fairDeal";
   values: Record<string, string | number>;
 }
 
@@ -126,34 +125,27 @@ export interface DealCheck {
   finding: Finding;
 }
 
-type Mapping = Record<string, unknown>;
-
-const isMapping = (value: unknown): value is Mapping =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 const SHOWN = 6;
 
 function named(cards: readonly string[], ids: Set<number>): string {
-  const chosen = [...cards]
-    .sort((a, b) => (cardId(a) ?? 0) - (cardId(b) ?? 0))
-    .filter((card) => ids.has(cardId(card) ?? -1));
+  const chosen = byId(cards).filter((card) => ids.has(cardId(card) ?? -1));
   const more = chosen.length - SHOWN;
   return chosen.slice(0, SHOWN).join(" ") + (more > 0 ? ` +${more}` : "");
 }
 
-function words(entry: unknown): string[] {
-  if (typeof entry === "string") return entry.split(/\s+/).filter(Boolean);
-  if (Array.isArray(entry)) return entry.map(String);
-  return [];
+/** What the table itself says, to hold an export to (each part where the page has it). */
+export interface TableSays {
+  /** The hand as the table's events showed it. */
+  published?: Published | null;
+  /** The table's ruleset: its hash and play direction (`clockwise`, `counterclockwise`). */
+  ruleset?: { hash: string; direction: string } | null;
 }
 
-/** The deal recorded in a case: every seat's cards. */
-export function recordedDeal(exported: Mapping): string[][] {
-  return Array.isArray(exported.deal) ? exported.deal.map(words) : [];
-}
-
-/** Checks an exported hand (already parsed from YAML), as verify_deal does. */
-export async function checkDeal(exported: unknown): Promise<DealCheck> {
+/** Checks an exported hand (already parsed from YAML), as verify_deal does, and against
+ * what the table says: the export's commitment must be the one published at the deal, its
+ * seed the one revealed at the end, its ruleset and direction the table's. */
+export async function checkDeal(exported: unknown, table: TableSays = {}): Promise<DealCheck> {
+  const { published = null, ruleset = null } = table;
   const unchecked = (key: Finding["key"], values: Record<string, string | number> = {}): DealCheck => ({
     fair: false,
     checkable: false,
@@ -199,7 +191,21 @@ export async function checkDeal(exported: unknown): Promise<DealCheck> {
     derived,
     finding: { key, values },
   });
+  if (published !== null && published.commitment !== commitment) {
+    return result("fairPublished", { published: published.commitment || "—", commitment });
+  }
+  if (published !== null && published.seed !== "" && published.seed !== seed) {
+    return result("fairPublishedSeed", { published: published.seed, seed });
+  }
   if (hashed !== commitment) return result("fairCommitment", { hashed, commitment });
+  const recordedRuleset = isMapping(exported.ruleset) ? exported.ruleset : {};
+  if (ruleset !== null && recordedRuleset.hash !== ruleset.hash) {
+    const hash = String(recordedRuleset.hash ?? "—");
+    return result("fairRuleset", { field: "ruleset.hash", fair: ruleset.hash, recorded: hash });
+  }
+  if (ruleset !== null && ruleset.direction !== "" && direction !== ruleset.direction) {
+    return result("fairRuleset", { field: "fair_deal.direction", fair: ruleset.direction, recorded: direction });
+  }
   if (exported.players !== players) {
     return result("fairCase", { field: "players", fair: players, recorded: String(exported.players) });
   }

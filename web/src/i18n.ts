@@ -39,9 +39,12 @@ export function setLanguage(chosen: Language): void {
   document.documentElement.lang = chosen;
 }
 
-/** The words for `key` in the page's language, `{name}` filled from `values`. */
+/** The words for `key` in the page's language (by the plural category of `values.n` where
+ * they count something), `{name}` filled from `values`. */
 export function t(key: Key, values: Record<string, string | number> = {}): string {
-  const text = DICTIONARIES[current][key];
+  const entry = DICTIONARIES[current][key] ?? key; // a key kept from another build of the page
+  const text =
+    typeof entry === "string" ? entry : (entry[new Intl.PluralRules(current).select(Number(values.n))] ?? entry.other);
   return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in values ? String(values[name]) : whole,
   );

@@ -1,9 +1,11 @@
 // The lobby: the tables open or in play (ListTables), the rulesets (ListRulesets) with a
 // link to each rulebook, and a form that creates a table (CreateTable) and opens it.
-import { refusal, rulesets, tables } from "./api";
+import { durationFromMs } from "@bufbuild/protobuf/wkt";
+import { failedText, refusedText, rulesets, tables } from "./api";
 import { append, h, replace } from "./dom";
-import { language, t } from "./i18n";
-import { BOT_NAMES, playerName, title } from "./names";
+import { t } from "./i18n";
+import { BOT_NAMES, localized, playerName, statusText, title } from "./names";
+import { rulebookHref, tableHref } from "./routes";
 import {
   BotStrategy,
   type RulesetSummary,
@@ -13,12 +15,6 @@ import {
 import type { View } from "./view";
 
 const REFRESH_MS = 5000;
-
-export function statusText(status: TableStatus): string {
-  if (status === TableStatus.OPEN) return t("statusOpen");
-  if (status === TableStatus.PLAYING) return t("statusPlaying");
-  return t("statusFinished");
-}
 
 /** The seat counts a ruleset allows: min to max, even only where partners sit opposite. */
 export function seatCounts(ruleset: RulesetSummary): number[] {
@@ -46,7 +42,7 @@ function tableRow(table: Table): HTMLTableRowElement {
       ),
     ),
     h("td", { class: "status" }, statusText(table.status)),
-    h("td", {}, h("a", { href: `#table=${encodeURIComponent(table.tableId)}` }, t("open"))),
+    h("td", {}, h("a", { href: tableHref(table.tableId) }, t("open"))),
   );
 }
 
@@ -75,19 +71,21 @@ function rulesetList(found: RulesetSummary[]): HTMLElement {
         { "data-ruleset": ruleset.id },
         h("strong", {}, title(ruleset)),
         " ",
-        h("span", { class: "players" }, t("players", { min: ruleset.minPlayers, max: ruleset.maxPlayers })),
+        h(
+          "span",
+          { class: "players" },
+          ruleset.minPlayers === ruleset.maxPlayers
+            ? t("playersExactly", { n: ruleset.minPlayers })
+            : t("players", { min: ruleset.minPlayers, max: ruleset.maxPlayers }),
+        ),
         ruleset.teams ? h("span", { class: "players" }, `, ${t("teams")}`) : null,
         " — ",
-        h("a", { href: `#rulebook=${encodeURIComponent(ruleset.id)}`, class: "rulebook" }, t("rulebook")),
-        h("div", { class: "description" }, description(ruleset)),
+        h("a", { href: rulebookHref(ruleset.id), class: "rulebook" }, t("rulebook")),
+        h("div", { class: "description" }, localized(ruleset.description, "")),
       ),
     );
   }
   return list;
-}
-
-function description(ruleset: RulesetSummary): string {
-  return ruleset.description[language()] ?? ruleset.description.en ?? "";
 }
 
 function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElement {
@@ -137,16 +135,16 @@ function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElem
       .createTable({
         rulesetId: choice.value,
         seatCount: Number(seats.value),
-        turnTime: seconds > 0 ? duration(seconds) : undefined,
+        turnTime: seconds > 0 ? durationFromMs(seconds * 1000) : undefined,
         hands: Math.max(0, Math.floor(Number(hands.value) || 0)),
         bots: chosenBots(players),
-        botDelay: duration(Number(pause.value) || 0),
+        botDelay: durationFromMs(Math.max(0, Math.round((Number(pause.value) || 0) * 1000))),
       })
       .then((created) => {
-        if (created.table) location.hash = `#table=${encodeURIComponent(created.table.tableId)}`;
+        if (created.table) location.hash = tableHref(created.table.tableId);
       })
       .catch((error: unknown) => {
-        replace(message, t("refused", { message: refusal(error).message }));
+        replace(message, refusedText(error));
       });
   });
   return form;
@@ -162,12 +160,6 @@ function playerChoice(seat: number): HTMLLabelElement {
   }
   select.value = String(seat === 0 ? BotStrategy.UNSPECIFIED : BotStrategy.HEURISTIC);
   return h("label", {}, t("seatN", { n: seat + 1 }), select);
-}
-
-/** `seconds` (at least 0, whole milliseconds) as a protobuf Duration. */
-function duration(seconds: number): { seconds: bigint; nanos: number } {
-  const millis = Math.max(0, Math.round(seconds * 1000));
-  return { seconds: BigInt(Math.floor(millis / 1000)), nanos: (millis % 1000) * 1_000_000 };
 }
 
 /** The bots chosen in the form's seat choices, for CreateTable. */
@@ -199,7 +191,7 @@ export function lobby(root: HTMLElement): View {
         const shown = listed.tables.filter((table) => table.status !== TableStatus.FINISHED);
         replace(tablesBox, tableList(shown));
       })
-      .catch((error: unknown) => replace(tablesBox, t("failed", { message: refusal(error).message })));
+      .catch((error: unknown) => replace(tablesBox, failedText(error)));
   };
   loadTables();
   rulesets
@@ -208,7 +200,7 @@ export function lobby(root: HTMLElement): View {
       replace(rulesetsBox, rulesetList(listed.rulesets));
       append(formBox, createForm(listed.rulesets, message));
     })
-    .catch((error: unknown) => replace(rulesetsBox, t("failed", { message: refusal(error).message })));
+    .catch((error: unknown) => replace(rulesetsBox, failedText(error)));
   const timer = window.setInterval(loadTables, REFRESH_MS);
   return { close: () => window.clearInterval(timer) };
 }

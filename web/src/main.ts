@@ -1,20 +1,15 @@
 // The web table's entry point: the header (title, language), and the view the address's
-// fragment names: `#table=ID` a table, `#rulebook=ID` a rulebook, `#replay=ID:HAND` the
-// replay of a finished hand, anything else the lobby.
+// fragment names (routes.ts).
 import { h, replace } from "./dom";
 import { type Language, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, t } from "./i18n";
 import { lobby } from "./lobby";
-import { parseReplayRoute } from "./replay";
 import { replayPage } from "./replayview";
 import { rulebook } from "./rulebook";
+import { parseRoute } from "./routes";
 import { tablePage } from "./table";
 import type { View } from "./view";
 
 let current: View | null = null;
-
-function route(): Record<string, string> {
-  return Object.fromEntries(new URLSearchParams(location.hash.replace(/^#/, "")));
-}
 
 function header(): HTMLElement {
   const choice = h("select", { id: "language", "aria-label": t("language") });
@@ -40,11 +35,10 @@ function show(): void {
   const main = h("main", { id: "main" });
   const body = document.getElementById("app") ?? document.body;
   replace(body, header(), main);
-  const where = route();
-  const replay = where.replay ? parseReplayRoute(where.replay) : null;
-  if (replay !== null) current = replayPage(main, replay.tableId, replay.hand);
-  else if (where.table) current = tablePage(main, where.table);
-  else if (where.rulebook) current = rulebook(main, where.rulebook);
+  const where = parseRoute(location.hash);
+  if (where.view === "replay") current = replayPage(main, where.tableId, where.hand);
+  else if (where.view === "table") current = tablePage(main, where.tableId);
+  else if (where.view === "rulebook") current = rulebook(main, where.rulesetId);
   else current = lobby(main);
 }
 

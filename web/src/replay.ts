@@ -2,10 +2,9 @@
 // trick on the table, the waste pile, who picked up what, who is out and the Bhabhi, after
 // each step's events (the engine's events as the case writes them). Pure: no DOM, no words
 // (a step's line is a list of keys of the page's words, filled in by the view).
-import { cardId } from "./fairdeal";
-import type { Key } from "./strings";
-
-type Mapping = Record<string, unknown>;
+import { cardId } from "./cards";
+import { isMapping, type Mapping, num, recordedDeal, words } from "./exported";
+import type { LinePart } from "./lines";
 
 export interface Played {
   seat: number;
@@ -30,13 +29,6 @@ export interface ReplayState {
   bhabhi: number | null | undefined;
 }
 
-/** A part of a step's line: a key of the page's words and its values; `seat`, `taker` and
- * `name` values are seats (to be named), `card` a card. */
-export interface LinePart {
-  key: Key;
-  values: Record<string, string | number>;
-}
-
 export interface ReplayStep {
   seat: number;
   action: string;
@@ -54,20 +46,13 @@ export interface Replay {
   bhabhi: number | null | undefined;
 }
 
-const isMapping = (value: unknown): value is Mapping =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 const same = (a: string, b: string): boolean => cardId(a) !== null && cardId(a) === cardId(b);
 
-function words(entry: unknown): string[] {
-  if (typeof entry === "string") return entry.split(/\s+/).filter(Boolean);
-  if (Array.isArray(entry)) return entry.map(String);
-  return [];
-}
-
-function remove(cards: string[], card: string): void {
-  const at = cards.findIndex((held) => same(held, card));
-  if (at >= 0) cards.splice(at, 1);
+/** Takes `card` out of `cards` (a seat's hand or the waste pile); false when not there. */
+function remove(cards: string[] | undefined, card: string): boolean {
+  const at = cards?.findIndex((held) => same(held, card)) ?? -1;
+  if (at >= 0) cards?.splice(at, 1);
+  return at >= 0;
 }
 
 function copy(state: ReplayState): ReplayState {
@@ -82,15 +67,13 @@ function copy(state: ReplayState): ReplayState {
   };
 }
 
-const num = (value: unknown): number => (typeof value === "number" ? value : -1);
-
 /** Applies one event to `state`; the line part that tells it, or null. */
 function apply(state: ReplayState, event: Mapping): LinePart | null {
   const seat = num(event.seat);
   switch (event.kind) {
     case "card_played": {
       const card = String(event.card);
-      if (seat >= 0) remove(state.hands[seat], card);
+      remove(state.hands[seat], card);
       state.trick.push({ seat, card });
       return { key: "eventPlayed", values: { name: seat, card } };
     }
@@ -102,6 +85,15 @@ function apply(state: ReplayState, event: Mapping): LinePart | null {
     case "picked_up": {
       const cards = words(event.cards);
       const fromWaste = Math.max(0, num(event.from_waste));
+      if (event.penalty === true) {
+        // C12, H25, H26: the cards picked up as a penalty come from wherever they are: the
+        // trick on the table, or the hand of whoever picked them up just before (H26)
+        for (const card of cards) {
+          if (!state.trick.some((played) => same(played.card, card))) {
+            state.hands.some((held, at) => at !== seat && remove(held, card));
+          }
+        }
+      }
       state.hands[seat]?.push(...cards);
       if (fromWaste > 0) {
         state.hands[seat]?.push(...state.waste);
@@ -122,21 +114,30 @@ function apply(state: ReplayState, event: Mapping): LinePart | null {
     case "card_drawn": {
       const card = typeof event.card === "string" ? event.card : "";
       const from = num(event.from_seat);
-      if (card && from >= 0) {
-        remove(state.hands[from], card);
-        state.hands[seat]?.push(card);
-      }
+      if (card && remove(state.hands[from], card)) state.hands[seat]?.push(card);
       return { key: "eventDrewFrom", values: { name: seat, other: from, card } };
     }
     case "hand_taken": {
       const taker = num(event.taker);
       const cards = words(event.cards);
-      if (taker >= 0 && seat >= 0) {
-        for (const card of cards) remove(state.hands[seat], card);
-        state.hands[taker].push(...cards);
+      for (const card of cards) {
+        if (remove(state.hands[seat], card)) state.hands[taker]?.push(card);
       }
       return { key: "eventTaken", values: { taker, name: seat } };
     }
+    case "take_requested":
+      return { key: "eventTakeAsked", values: { taker: num(event.taker), name: seat } };
+    case "take_answered":
+      return {
+        key: event.agreed === true ? "eventTakeAgreed" : "eventTakeRefused",
+        values: { name: seat, taker: num(event.taker) },
+      };
+    case "take_passed":
+      return { key: "eventTakePassed", values: { name: seat } };
+    case "tochoo_challenged":
+      return event.right === true
+        ? { key: "eventChallengeRight", values: { name: num(event.challenger), offender: num(event.offender) } }
+        : { key: "eventChallengeWrong", values: { name: num(event.challenger) } };
     case "trump_fixed":
       state.trump = String(event.suit ?? "");
       return { key: "eventTrump", values: { name: seat } };
@@ -159,7 +160,7 @@ function apply(state: ReplayState, event: Mapping): LinePart | null {
 /** The replay of an exported hand (the case parsed from YAML). */
 export function replayOf(exported: unknown): Replay {
   const root = isMapping(exported) ? exported : {};
-  const deal = Array.isArray(root.deal) ? root.deal.map(words) : [];
+  const deal = recordedDeal(root);
   const players = typeof root.players === "number" ? root.players : deal.length;
   const hands = Array.from({ length: players }, (_, seat) => [...(deal[seat] ?? [])]);
   const start: ReplayState = { hands, trick: [], ended: [], waste: [], out: [], trump: "", bhabhi: undefined };
@@ -182,13 +183,4 @@ export function replayOf(exported: unknown): Replay {
   const result = isMapping(root.result) ? root.result : null;
   const bhabhi = result === null ? undefined : typeof result.bhabhi === "number" ? result.bhabhi : null;
   return { players, dealer: num(root.dealer), start, steps, bhabhi };
-}
-
-/** The `#replay=` value: `TABLE_ID:HAND` (HAND 0-based), or null. */
-export function parseReplayRoute(value: string): { tableId: string; hand: number } | null {
-  const at = value.lastIndexOf(":");
-  if (at <= 0) return null;
-  const hand = Number(value.slice(at + 1));
-  if (!Number.isInteger(hand) || hand < 0) return null;
-  return { tableId: value.slice(0, at), hand };
 }

@@ -3,27 +3,36 @@
 // browser (fairdeal.ts), and the hand step by step (replay.ts) with first / previous /
 // next / last buttons and the arrow keys, the seats named as the table names them.
 import { parse } from "yaml";
-import { play, refusal, tables } from "./api";
+import { failedText, play, tables } from "./api";
 import { cardFace, sortCards } from "./cards";
 import { button, h, replace } from "./dom";
-import { cardText } from "./events";
 import { checkDeal, type DealCheck } from "./fairdeal";
+import { type Published, publishedDeal } from "./published";
 import { t } from "./i18n";
-import { playerName, title } from "./names";
-import { type LinePart, type Played, type Replay, type ReplayState, replayOf } from "./replay";
-import type { Table } from "./gen/bhabhi/referee/v1/referee_pb";
+import { seatName, title } from "./names";
+import { say } from "./lines";
+import { backLink, tableHref } from "./routes";
+import { type Played, type Replay, type ReplayState, replayOf } from "./replay";
+import { PlayDirection, type Table } from "./gen/bhabhi/referee/v1/referee_pb";
 import type { View } from "./view";
 
-/** Values of a line part that are seats, to be named. */
-const SEAT_VALUES = new Set(["name", "taker", "other"]);
+/** The proto's play directions as the export writes them. */
+const DIRECTIONS: Partial<Record<PlayDirection, string>> = {
+  [PlayDirection.CLOCKWISE]: "clockwise",
+  [PlayDirection.COUNTERCLOCKWISE]: "counterclockwise",
+};
 
 class ReplayPage implements View {
   private table: Table | null = null;
   private replay: Replay | null = null;
   private check: DealCheck | null = null;
+  /** What the table's events showed of the hand (null: they did not show its deal). */
+  private published: Published | null = null;
   private index = 0;
   private closed = false;
   private readonly onKey = (event: KeyboardEvent): void => this.key(event);
+  /** Stops the reading of the table's events when the page leaves the replay. */
+  private readonly stop = new AbortController();
 
   constructor(
     private readonly root: HTMLElement,
@@ -33,41 +42,61 @@ class ReplayPage implements View {
 
   async start(): Promise<void> {
     replace(this.root, t("loading"));
-    let exported: unknown;
+    // What the table's events showed of the hand: read beside the export, waited for only
+    // by the fair-deal check, so the replay shows at once.
+    const published = publishedDeal(this.tableId, this.hand, this.stop.signal).catch(() => null);
+    let caseYaml: string;
     try {
       const [got, table] = await Promise.all([
         play.exportHand({ tableId: this.tableId, handNumber: this.hand }),
         tables.getTable({ tableId: this.tableId }).catch(() => null),
       ]);
       this.table = table?.table ?? null;
-      exported = parse(got.caseYaml);
+      caseYaml = got.caseYaml;
     } catch (error) {
-      if (this.closed) return;
-      const message = error instanceof Error && refusal(error).reason === "" ? error.message : refusal(error).message;
-      replace(this.root, this.links(), h("p", { class: "message", role: "alert" }, t("failed", { message })));
+      if (!this.closed) this.fail(failedText(error));
       return;
     }
     if (this.closed) return;
-    this.replay = replayOf(exported);
+    let exported: unknown;
+    try {
+      exported = parse(caseYaml);
+      this.replay = replayOf(exported);
+    } catch (error) {
+      this.fail(t("failed", { message: error instanceof Error ? error.message : String(error) }));
+      return;
+    }
     document.addEventListener("keydown", this.onKey);
     this.draw();
-    this.check = await checkDeal(exported);
+    this.published = await published;
+    if (this.closed) return;
+    const ruleset = this.table?.ruleset;
+    try {
+      this.check = await checkDeal(exported, {
+        published: this.published,
+        ruleset: ruleset ? { hash: ruleset.hash, direction: DIRECTIONS[ruleset.direction] ?? "" } : null,
+      });
+    } catch (error) {
+      console.error("the fair-deal check failed to run", error);
+    }
     if (!this.closed) this.draw();
+  }
+
+  private fail(message: string): void {
+    replace(this.root, this.links(), h("p", { class: "message", role: "alert" }, message));
   }
 
   close(): void {
     this.closed = true;
+    this.stop.abort();
     document.removeEventListener("keydown", this.onKey);
   }
 
-  /** The seat's player as the table names it (else "Seat N"); a name two seats share
-   * (two bots of one kind) is followed by the seat's number. */
+  /** The seat as the table names it (the replay's seats where the table is not known). */
   private name(seat: number): string {
-    const named = (at: number): string => playerName(this.table?.seats[at]) || t("seatN", { n: at + 1 });
-    const name = named(seat);
     const players = this.replay?.players ?? this.table?.seatCount ?? 0;
-    const shared = Array.from({ length: players }, (_, at) => at).some((at) => at !== seat && named(at) === name);
-    return shared ? `${name} (${t("seatN", { n: seat + 1 })})` : name;
+    const seats = this.table?.seats ?? [];
+    return seatName(Array.from({ length: Math.max(players, seats.length) }, (_, at) => seats[at]), seat);
   }
 
   private key(event: KeyboardEvent): void {
@@ -92,27 +121,7 @@ class ReplayPage implements View {
   }
 
   private links(): HTMLElement {
-    return h(
-      "p",
-      {},
-      h("a", { href: "#" }, t("back")),
-      " · ",
-      h("a", { href: `#table=${encodeURIComponent(this.tableId)}`, id: "to-table" }, t("replayTable")),
-    );
-  }
-
-  private lineText(parts: LinePart[]): string {
-    return parts
-      .map((part) => {
-        const values: Record<string, string | number> = {};
-        for (const [key, value] of Object.entries(part.values)) {
-          if (SEAT_VALUES.has(key) && typeof value === "number") values[key] = this.name(value);
-          else if (key === "card") values[key] = cardText(String(value));
-          else values[key] = value;
-        }
-        return t(part.key, values);
-      })
-      .join(" ");
+    return backLink(" · ", h("a", { href: tableHref(this.tableId), id: "to-table" }, t("replayTable")));
   }
 
   private fairSection(): HTMLElement {
@@ -123,6 +132,15 @@ class ReplayPage implements View {
       state = check.fair ? "verified" : check.checkable ? "failed" : "unchecked";
       const values = { ...check.finding.values };
       if (typeof values.seat === "number") values.name = this.name(values.seat);
+      if (typeof values.dealer === "number") values.name = this.name(values.dealer);
+      if (values.field === "dealer") {
+        // the two dealers, named (the case's may not be a seat at all)
+        values.fair = this.name(Number(values.fair));
+        const recorded = Number(values.recorded);
+        if (Number.isInteger(recorded) && recorded >= 0) values.recorded = this.name(recorded);
+      }
+      if (values.direction === "clockwise") values.direction = t("dealtClockwise");
+      if (values.direction === "counterclockwise") values.direction = t("dealtCounterclockwise");
       line = t(check.finding.key, values);
     }
     const derived =
@@ -150,11 +168,20 @@ class ReplayPage implements View {
             {},
             h("dt", {}, t("commitment")),
             h("dd", { class: "hex", id: "commitment" }, check.commitment),
+            ...(this.published === null
+              ? []
+              : [
+                  h("dt", {}, t("publishedCommitment", { seq: String(this.published.seq) })),
+                  h("dd", { class: "hex", id: "published" }, this.published.commitment),
+                ]),
             h("dt", {}, t("seed")),
             h("dd", { class: "hex", id: "seed" }, check.seed),
           )
         : null,
       h("p", { class: `fairline ${state}`, id: "fair-line", role: "status" }, line),
+      check !== null && check.checkable && this.published === null
+        ? h("p", { class: "hint", id: "unpublished" }, t("fairUnpublished"))
+        : null,
       derived,
     );
   }
@@ -209,7 +236,7 @@ class ReplayPage implements View {
     const step = this.index === 0 ? null : replay.steps[this.index - 1];
     const state = step?.state ?? replay.start;
     const line =
-      step === null ? t("stepDeal", { name: this.name(replay.dealer) }) : this.lineText(step.line);
+      step === null ? t("stepDeal", { name: this.name(replay.dealer) }) : say(step.line, (seat) => this.name(seat));
     const controls = h(
       "div",
       { class: "controls" },

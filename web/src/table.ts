@@ -1,22 +1,30 @@
 // One table (#table=ID): its seats and join link, joining (JoinTable, the credential kept
 // in sessionStorage), starting (StartTable), and play: GetView for what the seat (or a
 // spectator, without a credential) may see, WatchTable for what happens, SubmitAction for
-// a move. When the stream breaks the page subscribes again from the last event it saw.
+// a move. When the stream breaks, or the tab comes back to the screen or the network, the
+// page subscribes again from the last event it saw.
+import { durationMs } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
-import { type ActionInit, type Board, drawBoard, seatName } from "./board";
-import { play, refusal, requestId, seatHeaders, tables } from "./api";
+import { failedText, noAnswer, play, refusal, refusedText, requestId, seatHeaders, tables } from "./api";
+import { type ActionInit, type Board, drawBoard } from "./board";
 import { button, h, replace } from "./dom";
 import { eventLine } from "./events";
 import { t } from "./i18n";
-import { statusText } from "./lobby";
-import { title } from "./names";
-import { forgetSeat, type HeldSeat, heldSeat, keepSeat, saveName, savedName } from "./seats";
+import { say } from "./lines";
+import { seatName, statusText, title } from "./names";
+import { backLink, replayHref, tableHref } from "./routes";
 import {
-  type Event,
-  type SeatView,
-  type Table,
-  TableStatus,
-} from "./gen/bhabhi/referee/v1/referee_pb";
+  forgetSeat,
+  type HeldSeat,
+  heldSeat,
+  keepLog,
+  keepSeat,
+  keptLog,
+  type LoggedLine,
+  saveName,
+  savedName,
+} from "./seats";
+import { type Event, type SeatView, type Table, TableStatus } from "./gen/bhabhi/referee/v1/referee_pb";
 import type { View } from "./view";
 
 const LOG_LINES = 60;
@@ -25,7 +33,9 @@ const PICKER_MS = 2500;
 const RETRY_FIRST_MS = 300;
 const RETRY_MOST_MS = 8000;
 /** Refusals a new subscription would get again: stop, and say why. */
-const FINAL = new Set([Code.NotFound, Code.Unauthenticated, Code.PermissionDenied, Code.InvalidArgument]);
+const FINAL = new Set([Code.NotFound, Code.PermissionDenied, Code.InvalidArgument]);
+/** Refusals of a seat's credential: the tab forgets the seat and watches as a spectator. */
+const BAD_CREDENTIAL = new Set(["unauthenticated", "bad_credential"]);
 /** Events after which the table itself (seats, status) is fetched again. */
 const TABLE_EVENTS = new Set(["playerJoined", "playerLeft", "handStarted", "handOver", "sessionOver", "tableClosed"]);
 
@@ -44,15 +54,18 @@ class TablePage implements View {
   private viewSeq = -1n;
   private lastSeq = 0n;
   private held: HeldSeat | null;
-  private log: string[] = [];
+  /** Counts the credentials this page has held: an answer to a call made under another
+   * one (before a join or a leave) is not this seat's and is dropped. */
+  private identity = 0;
+  private log: LoggedLine[];
   private message = "";
-  /** The stream broke and is being subscribed again. */
-  private reconnecting = false;
-  /** A view could not be fetched (no answer from the referee) and is asked for again. */
+  /** The referee does not answer (the stream broke, or a view could not be fetched). */
   private unanswered = false;
   private closed = false;
   private watching: AbortController | null = null;
-  private refreshQueued = false;
+  /** A refresh is on its way; `refreshAgain`: an event came meanwhile, refresh once more. */
+  private refreshing = false;
+  private refreshAgain = false;
   /** When the seat the game waits for runs out of time (Date.now() ms); null: no clock. */
   private deadline: number | null = null;
   private ticker = 0;
@@ -61,12 +74,19 @@ class TablePage implements View {
   private picker: number | null = null;
   private pickerTimer: number | undefined = undefined;
   private tableStale = true;
+  private readonly onWake = (): void => {
+    if (document.visibilityState !== "visible" || this.closed) return;
+    // Back on the screen or the network: a stream may have died without a word.
+    this.watch();
+    this.scheduleRefresh();
+  };
 
   constructor(
     private readonly root: HTMLElement,
     private readonly tableId: string,
   ) {
     this.held = heldSeat(tableId);
+    this.log = keptLog(tableId);
   }
 
   async start(): Promise<void> {
@@ -74,26 +94,32 @@ class TablePage implements View {
     try {
       await this.refresh();
     } catch (error) {
-      const why = refusal(error);
-      if (why.reason !== "") {
-        replace(this.root, h("p", { class: "message", role: "alert" }, t("failed", { message: why.message })));
+      if (!noAnswer(error)) {
+        replace(this.root, backLink(), h("p", { class: "message", role: "alert" }, failedText(error)));
         return;
       }
       // No answer yet (the referee starting, the network down): ask again until it answers.
       replace(this.root, h("p", { class: "reconnecting", role: "status" }, t("reconnecting")));
-      await this.untilAnswered(() => this.closed);
-      if (this.closed) return;
+      if (!(await this.untilAnswered(() => this.closed))) {
+        if (!this.closed) replace(this.root, backLink(), h("p", { class: "message", role: "alert" }, this.message));
+        return;
+      }
     }
     // From the event before the view's: that event again carries the turn clock's time.
     this.lastSeq = this.viewSeq > 0n ? this.viewSeq - 1n : (this.table?.lastSeq ?? 0n);
     this.watch();
     this.ticker = window.setInterval(() => this.tick(), 1000);
+    document.addEventListener("visibilitychange", this.onWake);
+    window.addEventListener("online", this.onWake);
   }
 
   close(): void {
     this.closed = true;
     this.watching?.abort();
     window.clearInterval(this.ticker);
+    window.clearTimeout(this.pickerTimer);
+    document.removeEventListener("visibilitychange", this.onWake);
+    window.removeEventListener("online", this.onWake);
   }
 
   /** The turn clock's time left, `m:ss`, or "" without a clock. */
@@ -112,52 +138,89 @@ class TablePage implements View {
     return this.held?.token;
   }
 
-  /** Fetches the table (when an event changed it) and the view, then draws. */
+  /** The seat this page plays, as the referee last showed it (else as the tab keeps it). */
+  private seat(): number | null {
+    if (this.view !== null && this.view.seat >= 0) return this.view.seat;
+    return this.held?.seat ?? null;
+  }
+
+  /** Takes a table the referee sent, unless the page already has a later one. */
+  private takeTable(table: Table | undefined): void {
+    if (table && (this.table === null || table.lastSeq >= this.table.lastSeq)) this.table = table;
+  }
+
+  /** Fetches the table (when an event changed it) and the view, then draws. Throws when
+   * the referee does not answer. */
   private async refresh(): Promise<void> {
     if (this.tableStale || this.table === null) {
-      const got = await tables.getTable({ tableId: this.tableId });
-      if (got.table) this.table = got.table;
       this.tableStale = false;
+      try {
+        this.takeTable((await tables.getTable({ tableId: this.tableId })).table);
+      } catch (error) {
+        this.tableStale = true;
+        throw error;
+      }
     }
     if (this.table !== null && this.table.status !== TableStatus.OPEN) {
+      const identity = this.identity;
       try {
         const got = await play.getView({ tableId: this.tableId }, seatHeaders(this.token()));
-        if (got.seq >= this.viewSeq) {
+        if (identity === this.identity && got.seq >= this.viewSeq) {
           this.viewSeq = got.seq;
           this.view = got.view ?? null;
         }
       } catch (error) {
+        if (noAnswer(error)) throw error;
         const why = refusal(error);
-        if (why.reason === "") throw error; // no refusal: the referee did not answer
-        if (why.reason === "unauthenticated" || why.reason === "bad_credential") this.loseSeat();
-        else if (why.reason !== "table_not_playing") this.message = t("failed", { message: why.message });
+        if (BAD_CREDENTIAL.has(why.reason)) this.loseSeat();
+        else if (why.reason !== "table_not_playing") this.message = failedText(error);
       }
     }
     this.unanswered = false;
     this.draw();
   }
 
+  /** Refreshes soon: one refresh at a time, and once more if events came meanwhile. */
   private scheduleRefresh(): void {
-    if (this.refreshQueued || this.closed) return;
-    this.refreshQueued = true;
-    setTimeout(() => {
-      this.refreshQueued = false;
-      this.refresh().catch((error: unknown) => {
-        if (refusal(error).reason !== "") {
-          this.message = t("failed", { message: refusal(error).message });
-        } else {
-          // No answer (the connection dropped, the referee restarting): ask again soon.
-          this.unanswered = true;
-          setTimeout(() => this.scheduleRefresh(), RETRY_MOST_MS / 4);
+    if (this.closed) return;
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = true;
+    const run = async (): Promise<void> => {
+      do {
+        this.refreshAgain = false;
+        try {
+          await this.refresh();
+        } catch (error) {
+          if (!noAnswer(error)) this.message = failedText(error);
+          else {
+            // No answer (the connection dropped, the referee restarting): ask again soon.
+            this.unanswered = true;
+            setTimeout(() => this.scheduleRefresh(), RETRY_MOST_MS / 4);
+          }
+          this.draw();
+          return;
         }
-        this.draw();
-      });
-    }, 0);
+      } while (this.refreshAgain && !this.closed);
+    };
+    void run().finally(() => {
+      this.refreshing = false;
+    });
   }
 
+  /** Forgets the seat's credential and what was seen under it. */
   private loseSeat(): void {
     forgetSeat(this.tableId);
-    this.held = null;
+    this.changeIdentity(null);
+  }
+
+  private changeIdentity(held: HeldSeat | null): void {
+    this.held = held;
+    this.identity += 1;
+    this.view = null;
+    this.viewSeq = -1n;
   }
 
   /** WatchTable from the last event seen, until the stream ends. When it breaks, the page
@@ -178,39 +241,58 @@ class TablePage implements View {
             { ...seatHeaders(this.token()), signal: control.signal },
           );
           for await (const item of stream) {
-            if (item.item.case === "event") this.onEvent(item.item.value);
+            if (item.item.case === "event") this.take(item.item.value);
           }
           return; // the session is over, or the table closed: every event was sent
         } catch (error) {
           if (gone()) return;
           const why = refusal(error);
+          if (BAD_CREDENTIAL.has(why.reason)) {
+            this.loseSeat(); // watch on as a spectator
+            this.scheduleRefresh();
+            continue;
+          }
           if (FINAL.has(why.code)) {
-            this.message = t("failed", { message: why.message });
+            this.message = failedText(error);
             this.draw();
             return;
           }
-          this.reconnecting = true;
+          this.unanswered = true;
           this.draw();
-          await this.untilAnswered(gone);
-          this.reconnecting = false;
-          this.draw();
+          if (!(await this.untilAnswered(gone))) return;
         }
       }
     };
     void run();
   }
 
-  /** Waits, longer each time, until the referee answers a GetTable and a GetView. */
-  private async untilAnswered(gone: () => boolean): Promise<void> {
+  /** Waits, longer each time, until the referee answers a GetTable and a GetView; false
+   * when the page left first or the referee refused (the refusal is shown). */
+  private async untilAnswered(gone: () => boolean): Promise<boolean> {
     for (let delay = RETRY_FIRST_MS; !gone(); delay = Math.min(delay * 2, RETRY_MOST_MS)) {
       await sleep(delay);
       try {
         this.tableStale = true;
         await this.refresh();
-        return;
-      } catch {
-        // not yet
+        return true;
+      } catch (error) {
+        if (!noAnswer(error)) {
+          this.message = failedText(error);
+          this.draw();
+          return false;
+        }
       }
+    }
+    return false;
+  }
+
+  /** An event of the stream; a fault of the page's own in it is reported, not taken for
+   * a broken stream. */
+  private take(event: Event): void {
+    try {
+      this.onEvent(event);
+    } catch (error) {
+      console.error("the page could not show an event", event.seq, error);
     }
   }
 
@@ -218,15 +300,17 @@ class TablePage implements View {
     if (event.seq <= this.lastSeq) return;
     this.lastSeq = event.seq;
     const left = event.timeLeft;
-    this.deadline =
-      left === undefined ? null : Date.now() + Number(left.seconds) * 1000 + left.nanos / 1e6;
-    const line = this.table ? eventLine(event, (seat) => seatName(this.table as Table, seat)) : null;
-    if (line !== null) {
-      this.log.push(line);
+    this.deadline = left === undefined ? null : Date.now() + durationMs(left);
+    // After a reload the stream sends the last event seen again: it is in the log already.
+    const fresh = this.log.length === 0 || event.seq > BigInt(this.log[this.log.length - 1].seq);
+    const line = eventLine(event);
+    if (line !== null && fresh) {
+      this.log.push({ seq: String(event.seq), line });
       if (this.log.length > LOG_LINES) this.log.shift();
+      keepLog(this.tableId, this.log);
     }
     if (event.kind.case !== undefined && TABLE_EVENTS.has(event.kind.case)) this.tableStale = true;
-    if (event.kind.case === "pickedUp") this.highlightPicker(event.kind.value.seat);
+    if (event.kind.case === "pickedUp" && fresh) this.highlightPicker(event.kind.value.seat);
     this.scheduleRefresh();
   }
 
@@ -245,11 +329,12 @@ class TablePage implements View {
     tables
       .joinTable({ tableId: this.tableId, playerName: name })
       .then((joined) => {
-        this.held = { seat: joined.seat, token: joined.seatToken };
-        keepSeat(this.tableId, this.held);
-        if (joined.table) this.table = joined.table;
+        this.changeIdentity({ seat: joined.seat, token: joined.seatToken });
+        keepSeat(this.tableId, { seat: joined.seat, token: joined.seatToken });
+        this.takeTable(joined.table);
         this.message = "";
-        this.lastSeq = joined.table?.lastSeq ?? this.lastSeq;
+        const seen = joined.table?.lastSeq ?? 0n;
+        if (seen > this.lastSeq) this.lastSeq = seen;
         this.draw();
         this.watch(); // the seat's own stream, filtered for it
       })
@@ -261,7 +346,7 @@ class TablePage implements View {
       .leaveTable({ tableId: this.tableId }, seatHeaders(this.token()))
       .then((left) => {
         this.loseSeat();
-        if (left.table) this.table = left.table;
+        this.takeTable(left.table);
         this.message = "";
         this.draw();
         this.watch(); // a spectator's stream now
@@ -301,26 +386,38 @@ class TablePage implements View {
       });
   }
 
+  /** A refusal in words; one that names a seat by number names it as the page does. */
   private refused(error: unknown): void {
-    this.message = t("refused", { message: refusal(error).message });
+    const why = refusal(error);
+    const turn = Number(why.details.turn ?? -1);
+    this.message =
+      why.reason === "not_your_turn" && this.table !== null && Number.isInteger(turn) && turn >= 0
+        ? t("refused", { message: t("refusedNotYourTurn", { name: seatName(this.table.seats, turn) }) })
+        : refusedText(error);
     this.draw();
-  }
-
-  private joinLink(): string {
-    return `${location.origin}${location.pathname}#table=${encodeURIComponent(this.tableId)}`;
   }
 
   private seatPanel(table: Table): HTMLElement {
     const taken = table.seats.filter((seat) => seat.taken).length;
+    const free = table.seatCount - taken;
     const open = table.status === TableStatus.OPEN;
     const parts: (HTMLElement | null)[] = [];
-    if (open) {
-      const link = h("input", { type: "text", readonly: true, id: "join-link", value: this.joinLink() });
-      link.addEventListener("focus", () => link.select());
-      parts.push(h("label", { class: "joinlink" }, t("joinLink"), link));
+    if (!open) {
+      if (this.held === null) parts.push(h("p", { class: "spectator" }, t("watching")));
+      return h("div", { class: "panel" }, ...parts);
     }
-    if (open && this.held === null && taken < table.seatCount) {
-      const name = h("input", { type: "text", id: "player-name", maxlength: 40, value: savedName() });
+    const link = h("input", {
+      type: "text",
+      readonly: true,
+      id: "join-link",
+      value: `${location.origin}${location.pathname}${tableHref(this.tableId)}`,
+    });
+    link.addEventListener("focus", () => link.select());
+    parts.push(h("label", { class: "joinlink" }, t("joinLink"), link));
+    if (this.held === null && free > 0) {
+      // A name being typed survives a redraw (another player joining meanwhile).
+      const typed = this.root.querySelector<HTMLInputElement>("#player-name")?.value;
+      const name = h("input", { type: "text", id: "player-name", maxlength: 40, value: typed ?? savedName() });
       const form = h("form", { class: "join" }, h("label", {}, t("yourName"), name), h("button", { type: "submit" }, t("join")));
       form.addEventListener("submit", (event) => {
         event.preventDefault();
@@ -328,34 +425,34 @@ class TablePage implements View {
       });
       parts.push(form);
     }
-    if (open && taken < table.seatCount) {
-      parts.push(h("p", {}, t("waitingForPlayers", { n: table.seatCount - taken })));
-    }
-    if (open && this.held !== null && taken === table.seatCount) {
+    if (free > 0) parts.push(h("p", {}, t("waitingForPlayers", { n: free })));
+    if (this.held !== null && free === 0) {
       parts.push(h("p", {}, button(t("start"), () => this.startTable(), { id: "start" })));
     }
-    if (open && this.held !== null) {
-      parts.push(h("p", {}, button(t("leave"), () => this.leave(), { id: "leave" })));
-    }
-    if (this.held === null && !(open && taken < table.seatCount)) {
-      parts.push(h("p", { class: "spectator" }, t("watching")));
-    }
+    if (this.held !== null) parts.push(h("p", {}, button(t("leave"), () => this.leave(), { id: "leave" })));
+    if (this.held === null && free === 0) parts.push(h("p", { class: "spectator" }, t("watching")));
     return h("div", { class: "panel" }, ...parts);
   }
 
-  /** A link to the replay of every finished hand of the table (public once it is over). */
+  /** A link to the replay of every finished hand of the table (public once it is over):
+   * the hands before the view's, and the view's own once it has a result. */
   private replayLinks(table: Table): HTMLElement | null {
-    const over = table.status === TableStatus.FINISHED || Boolean(this.view?.result);
-    const finished = over ? table.handsDealt : Math.max(0, table.handsDealt - 1);
+    const view = this.view;
+    const finished =
+      view !== null && view.handNumber >= 0
+        ? view.handNumber + (view.result ? 1 : 0)
+        : table.status === TableStatus.FINISHED
+          ? table.handsDealt
+          : Math.max(0, table.handsDealt - 1);
     if (finished === 0) return null;
     const link = (hand: number): HTMLElement => {
-      const latest = hand === finished - 1 && Boolean(this.view?.result);
+      const latest = hand === finished - 1 && Boolean(view?.result);
       return h(
         "li",
         {},
         h(
           "a",
-          { href: `#replay=${encodeURIComponent(this.tableId)}:${hand}`, class: "replay-link", "data-hand": hand },
+          { href: replayHref(this.tableId, hand), class: "replay-link", "data-hand": hand },
           latest ? t("replayThis") : t("replayHand", { n: hand + 1 }),
         ),
       );
@@ -370,14 +467,16 @@ class TablePage implements View {
     const board: Board = {
       table,
       view: this.view,
-      seat: this.held?.seat ?? null,
+      seat: this.seat(),
       clock: this.clockText(),
       act: (action) => this.act(action),
       picker: this.picker,
     };
+    const named = (seat: number, joinedAs?: string): string => seatName(table.seats, seat, joinedAs);
+    const log = h("ol", { id: "log" }, ...this.log.map((entry) => h("li", {}, say([entry.line], named))));
     replace(
       this.root,
-      h("p", {}, h("a", { href: "#" }, t("back"))),
+      backLink(),
       h(
         "h2",
         {},
@@ -385,18 +484,14 @@ class TablePage implements View {
         " — ",
         h("span", { class: "status", "data-status": table.status }, statusText(table.status)),
       ),
-      this.reconnecting || this.unanswered ? h("p", { class: "reconnecting", role: "status" }, t("reconnecting")) : null,
+      this.unanswered ? h("p", { class: "reconnecting", role: "status" }, t("reconnecting")) : null,
       this.seatPanel(table),
       h("p", { class: "message", id: "message", role: "alert" }, this.message),
       drawBoard(board),
       this.replayLinks(table),
-      h(
-        "section",
-        { class: "log" },
-        h("h3", {}, t("log")),
-        h("ol", { id: "log" }, ...this.log.map((line) => h("li", {}, line))),
-      ),
+      h("section", { class: "log" }, h("h3", {}, t("log")), log),
     );
+    log.scrollTop = log.scrollHeight; // the newest line in sight
     if (focused !== null) {
       // The same card, action or field keeps the keyboard's focus across a redraw.
       const again = Array.from(this.root.querySelectorAll<HTMLElement>("button, input, select")).find(

@@ -1,0 +1,36 @@
+// The page's addresses: the fragment names the view (`#table=ID` a table, `#rulebook=ID` a
+// rulebook, `#replay=ID:HAND` the replay of a finished hand, HAND 0-based; anything else
+// the lobby). Built here and read here only.
+import { h } from "./dom";
+import { t } from "./i18n";
+
+export type Route =
+  | { view: "lobby" }
+  | { view: "table"; tableId: string }
+  | { view: "rulebook"; rulesetId: string }
+  | { view: "replay"; tableId: string; hand: number };
+
+export const tableHref = (tableId: string): string => `#table=${encodeURIComponent(tableId)}`;
+export const rulebookHref = (rulesetId: string): string => `#rulebook=${encodeURIComponent(rulesetId)}`;
+export const replayHref = (tableId: string, hand: number): string =>
+  `#replay=${encodeURIComponent(tableId)}:${hand}`;
+
+/** The view a fragment (`location.hash`) names. */
+export function parseRoute(hash: string): Route {
+  const where = Object.fromEntries(new URLSearchParams(hash.replace(/^#/, "")));
+  if (where.replay) {
+    const at = where.replay.lastIndexOf(":");
+    const hand = Number(where.replay.slice(at + 1));
+    if (at > 0 && Number.isInteger(hand) && hand >= 0) {
+      return { view: "replay", tableId: where.replay.slice(0, at), hand };
+    }
+  }
+  if (where.table) return { view: "table", tableId: where.table };
+  if (where.rulebook) return { view: "rulebook", rulesetId: where.rulebook };
+  return { view: "lobby" };
+}
+
+/** The link back to the lobby, atop every view but the lobby. */
+export function backLink(...more: (HTMLElement | string)[]): HTMLParagraphElement {
+  return h("p", {}, h("a", { href: "#" }, t("back")), ...more);
+}
