@@ -166,6 +166,13 @@ def _worded(language: int) -> list[re.Pattern[str]]:
     return patterns
 
 
+def _log_lines(page: Any) -> list[str]:
+    lines: list[str] = page.eval_on_selector_all(
+        "#log li", "lines => lines.map(l => l.textContent)"
+    )
+    return lines
+
+
 def _hand(page: Any) -> list[str]:
     cards: list[str] = page.eval_on_selector_all(
         ".hand button.card", "cards => cards.map(c => c.dataset.card)"
@@ -379,10 +386,12 @@ def test_a_table_played_by_three_browsers_and_watched_by_a_fourth(
         if not reloaded and _trick_started(page):
             # A reload in the middle of a trick: the same seat, the same hand, still to move.
             hand = _hand(page)
+            log = _log_lines(page)
             page.reload()
             page.wait_for_selector(".hand button.card")
             assert _hand(page) == hand
             assert "(" in page.inner_text(".seat.mine .name")
+            assert _log_lines(page)[: len(log)] == log  # the log kept, no line twice
             reloaded = True
             continue
         before = _log_size(page)
@@ -653,5 +662,13 @@ def test_a_person_plays_a_whole_hand_against_the_referee_s_bots(
     assert "Die Hand ist vorbei." in page.inner_text("#turn"), page.inner_text("#turn")
     body = page.inner_text("body")
     assert "Heuristic" not in body and "Seat " not in body, body  # every name in German
+    # Another language words the same log anew.
+    lines = _log_lines(page)
+    page.select_option("#language", "en")
+    page.wait_for_selector("#turn[data-over]")
+    english = _log_lines(page)
+    assert len(english) == len(lines) and english[-1] != lines[-1], (lines, english)
+    assert "The hand is over." in page.inner_text("#turn")
+    assert any(line.endswith("is the Bhabhi.") for line in english), english
     assert page.errors == []
     page.screenshot(path=str(tmp_path / "bots.png"), full_page=True)

@@ -185,6 +185,7 @@ export function lobby(root: HTMLElement): View {
     h("section", {}, h("h2", {}, t("rulesets")), rulesetsBox),
   );
   const loadTables = (): void => {
+    if (document.hidden) return; // a tab out of sight asks nothing; it asks again when seen
     tables
       .listTables({ pageSize: 200 })
       .then((listed) => {
@@ -202,5 +203,11 @@ export function lobby(root: HTMLElement): View {
     })
     .catch((error: unknown) => replace(rulesetsBox, failedText(error)));
   const timer = window.setInterval(loadTables, REFRESH_MS);
-  return { close: () => window.clearInterval(timer) };
+  document.addEventListener("visibilitychange", loadTables);
+  return {
+    close: () => {
+      window.clearInterval(timer);
+      document.removeEventListener("visibilitychange", loadTables);
+    },
+  };
 }

@@ -141,6 +141,7 @@ const en = {
     other: "{name} picked up {n} cards and cards of the waste pile.",
   },
   noAnswer: "No answer from the referee: try again in a moment.",
+  copyLink: "Copy the link",
 } as const;
 
 export type Key = keyof typeof en;
@@ -286,6 +287,7 @@ const de: Dictionary = {
     other: "{name} nimmt {n} Karten und Karten vom Ablagestapel auf.",
   },
   noAnswer: "Keine Antwort vom Schiedsrichter: versuch es gleich noch einmal.",
+  copyLink: "Link kopieren",
 };
 
 const pl: Dictionary = {
@@ -423,6 +425,7 @@ const pl: Dictionary = {
   fairRuleset: "Sprawdzenie nieudane: w eksporcie {field} to {recorded}, a zasady stołu mają {fair}.",
   eventPickedUpWaste: "{name} zbiera kart: {n} oraz karty ze stosu odrzuconych.",
   noAnswer: "Brak odpowiedzi sędziego: spróbuj za chwilę jeszcze raz.",
+  copyLink: "Skopiuj link",
 };
 
 export const DICTIONARIES: Record<string, Dictionary> = { en, de, pl };

@@ -7,12 +7,13 @@ import { durationMs } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { failedText, noAnswer, play, refusal, refusedText, requestId, seatHeaders, tables } from "./api";
 import { type ActionInit, type Board, drawBoard } from "./board";
-import { button, h, replace } from "./dom";
+import { h, replace } from "./dom";
 import { eventLine } from "./events";
 import { t } from "./i18n";
 import { say } from "./lines";
 import { seatName, statusText, title } from "./names";
-import { backLink, replayHref, tableHref } from "./routes";
+import { replayLinks, seatPanel } from "./panel";
+import { backLink } from "./routes";
 import {
   forgetSeat,
   type HeldSeat,
@@ -22,7 +23,6 @@ import {
   keptLog,
   type LoggedLine,
   saveName,
-  savedName,
 } from "./seats";
 import { type Event, type SeatView, type Table, TableStatus } from "./gen/bhabhi/referee/v1/referee_pb";
 import type { View } from "./view";
@@ -397,69 +397,6 @@ class TablePage implements View {
     this.draw();
   }
 
-  private seatPanel(table: Table): HTMLElement {
-    const taken = table.seats.filter((seat) => seat.taken).length;
-    const free = table.seatCount - taken;
-    const open = table.status === TableStatus.OPEN;
-    const parts: (HTMLElement | null)[] = [];
-    if (!open) {
-      if (this.held === null) parts.push(h("p", { class: "spectator" }, t("watching")));
-      return h("div", { class: "panel" }, ...parts);
-    }
-    const link = h("input", {
-      type: "text",
-      readonly: true,
-      id: "join-link",
-      value: `${location.origin}${location.pathname}${tableHref(this.tableId)}`,
-    });
-    link.addEventListener("focus", () => link.select());
-    parts.push(h("label", { class: "joinlink" }, t("joinLink"), link));
-    if (this.held === null && free > 0) {
-      // A name being typed survives a redraw (another player joining meanwhile).
-      const typed = this.root.querySelector<HTMLInputElement>("#player-name")?.value;
-      const name = h("input", { type: "text", id: "player-name", maxlength: 40, value: typed ?? savedName() });
-      const form = h("form", { class: "join" }, h("label", {}, t("yourName"), name), h("button", { type: "submit" }, t("join")));
-      form.addEventListener("submit", (event) => {
-        event.preventDefault();
-        this.join(name.value.trim());
-      });
-      parts.push(form);
-    }
-    if (free > 0) parts.push(h("p", {}, t("waitingForPlayers", { n: free })));
-    if (this.held !== null && free === 0) {
-      parts.push(h("p", {}, button(t("start"), () => this.startTable(), { id: "start" })));
-    }
-    if (this.held !== null) parts.push(h("p", {}, button(t("leave"), () => this.leave(), { id: "leave" })));
-    if (this.held === null && free === 0) parts.push(h("p", { class: "spectator" }, t("watching")));
-    return h("div", { class: "panel" }, ...parts);
-  }
-
-  /** A link to the replay of every finished hand of the table (public once it is over):
-   * the hands before the view's, and the view's own once it has a result. */
-  private replayLinks(table: Table): HTMLElement | null {
-    const view = this.view;
-    const finished =
-      view !== null && view.handNumber >= 0
-        ? view.handNumber + (view.result ? 1 : 0)
-        : table.status === TableStatus.FINISHED
-          ? table.handsDealt
-          : Math.max(0, table.handsDealt - 1);
-    if (finished === 0) return null;
-    const link = (hand: number): HTMLElement => {
-      const latest = hand === finished - 1 && Boolean(view?.result);
-      return h(
-        "li",
-        {},
-        h(
-          "a",
-          { href: replayHref(this.tableId, hand), class: "replay-link", "data-hand": hand },
-          latest ? t("replayThis") : t("replayHand", { n: hand + 1 }),
-        ),
-      );
-    };
-    return h("ul", { class: "replays", id: "replays" }, ...Array.from({ length: finished }, (_, hand) => link(hand)));
-  }
-
   private draw(): void {
     if (this.closed || this.table === null) return;
     const table = this.table;
@@ -485,10 +422,16 @@ class TablePage implements View {
         h("span", { class: "status", "data-status": table.status }, statusText(table.status)),
       ),
       this.unanswered ? h("p", { class: "reconnecting", role: "status" }, t("reconnecting")) : null,
-      this.seatPanel(table),
+      seatPanel(table, this.tableId, {
+        seated: this.held !== null,
+        typed: this.root.querySelector<HTMLInputElement>("#player-name")?.value,
+        join: (name) => this.join(name),
+        leave: () => this.leave(),
+        start: () => this.startTable(),
+      }),
       h("p", { class: "message", id: "message", role: "alert" }, this.message),
       drawBoard(board),
-      this.replayLinks(table),
+      replayLinks(table, this.view),
       h("section", { class: "log" }, h("h3", {}, t("log")), log),
     );
     log.scrollTop = log.scrollHeight; // the newest line in sight
