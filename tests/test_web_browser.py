@@ -9,7 +9,9 @@ play by clicking legal cards (the first by Tab and Enter), a card that is not le
 trick keeps the seat and the hand, and no page (the spectator's included) holds a card of
 another seat's hidden hand, in its DOM or in any API response it receives. Then a referee
 that restarts under three pages, which reconnect, and a whole hand on a test deal with a
-turn clock counting down. Screenshots go to ``tmp_path`` only.
+turn clock counting down; a person against the referee's bots, whose names and log follow
+the page's language, and a tab whose kept credential the referee refuses, which watches on
+as a spectator. Screenshots go to ``tmp_path`` only.
 
 Chromium comes from the system (``apt-get install chromium``); where it or Playwright is
 missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
@@ -19,6 +21,7 @@ missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import socket
 import subprocess
@@ -672,3 +675,46 @@ def test_a_person_plays_a_whole_hand_against_the_referee_s_bots(
     assert any(line.endswith("is the Bhabhi.") for line in english), english
     assert page.errors == []
     page.screenshot(path=str(tmp_path / "bots.png"), full_page=True)
+
+
+def test_a_credential_the_referee_refuses_is_forgotten(browser: Any, site: str) -> None:
+    """A tab whose kept credential the referee refuses (bad_credential) forgets it and
+    watches the table as a spectator: no hand, the spectator's line, nothing kept."""
+
+    def call(method: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        answer = httpx.post(
+            f"{site}bhabhi.referee.v1.{method}", json=body, headers=headers, timeout=20
+        )
+        assert answer.status_code == 200, answer.text
+        result: dict[str, Any] = answer.json()
+        return result
+
+    created = call(
+        "TableService/CreateTable",
+        {
+            "rulesetId": "bhabho",
+            "seatCount": 3,
+            "bots": [
+                {"seat": 1, "strategy": "BOT_STRATEGY_HEURISTIC"},
+                {"seat": 2, "strategy": "BOT_STRATEGY_HEURISTIC"},
+            ],
+        },
+    )
+    table_id = created["table"]["tableId"]
+    token = call("TableService/JoinTable", {"tableId": table_id, "playerName": "Asha"})["seatToken"]
+    call("TableService/StartTable", {"tableId": table_id}, token)
+    page = _new_page(browser, "en-GB")
+    kept = f"bhabhi.seat.{table_id}"
+    planted = json.dumps({"seat": 0, "token": "not-a-credential"})
+    # Planted once (the script runs at every load): a credential this tab did not get.
+    page.add_init_script(
+        "if (!sessionStorage.getItem('planted')) {"
+        " sessionStorage.setItem('planted', '1');"
+        f" sessionStorage.setItem({json.dumps(kept)}, {json.dumps(planted)}); }}"
+    )
+    page.goto(f"{site}#table={table_id}")
+    page.wait_for_selector(".spectator")
+    assert page.query_selector(".hand") is None
+    assert page.evaluate(f"sessionStorage.getItem({kept!r})") is None
+    assert page.errors == []

@@ -10,7 +10,10 @@ English, German and Polish; an export altered on its way to the page (the seed, 
 the deal) fails the check, a test deal's cannot be checked, a hand not over is refused in
 words, and the page's shuffle deals what the Python client's deals for a few seeds and what
 docs/shuffle-vectors.json gives, with WebCrypto and (a page that is not a secure context)
-with the page's own SHA-256.
+with the page's own SHA-256. The export is held to what the table's events published (the
+commitment at the deal, the seed at the end) and to the table's ruleset and direction: a
+deal forged whole, consistent in itself, fails. The house rules' decisions are told in
+words, and a penalty pickup (H26) takes its cards from the hand that held them.
 """
 
 from __future__ import annotations

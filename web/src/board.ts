@@ -188,7 +188,9 @@ function hand(board: Board): HTMLElement | null {
     { class: "hand", "aria-label": t("yourHand") },
     h("h3", {}, t("yourHand")),
     h("div", { class: "cards" }, ...cards),
-    others.length > 0 ? h("div", { class: "actions" }, ...others) : null,
+    // Always there (empty when there is nothing but cards), so that buttons appearing with
+    // a decision do not move the cards under a finger.
+    h("div", { class: "actions" }, ...others),
     legal.size > 0 ? h("p", { class: "hint" }, t("legalHint")) : null,
   );
 }

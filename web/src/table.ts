@@ -172,8 +172,10 @@ class TablePage implements View {
       } catch (error) {
         if (noAnswer(error)) throw error;
         const why = refusal(error);
-        if (BAD_CREDENTIAL.has(why.reason)) this.loseSeat();
-        else if (why.reason !== "table_not_playing") this.message = failedText(error);
+        if (BAD_CREDENTIAL.has(why.reason)) {
+          this.loseSeat();
+          this.refreshAgain = true; // the view a spectator may see
+        } else if (why.reason !== "table_not_playing") this.message = failedText(error);
       }
     }
     this.unanswered = false;
