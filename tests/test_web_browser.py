@@ -169,6 +169,16 @@ def _worded(language: int) -> list[re.Pattern[str]]:
     return patterns
 
 
+def _call(site: str, method: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
+    """One call of the referee's API as the page makes it (Connect, JSON), asserted to be
+    answered."""
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.post(f"{site}bhabhi.referee.v1.{method}", json=body, headers=headers, timeout=20)
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
 def _log_lines(page: Any) -> list[str]:
     lines: list[str] = page.eval_on_selector_all(
         "#log li", "lines => lines.map(l => l.textContent)"
@@ -681,16 +691,8 @@ def test_a_credential_the_referee_refuses_is_forgotten(browser: Any, site: str) 
     """A tab whose kept credential the referee refuses (bad_credential) forgets it and
     watches the table as a spectator: no hand, the spectator's line, nothing kept."""
 
-    def call(method: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
-        headers = {"authorization": f"Bearer {token}"} if token else {}
-        answer = httpx.post(
-            f"{site}bhabhi.referee.v1.{method}", json=body, headers=headers, timeout=20
-        )
-        assert answer.status_code == 200, answer.text
-        result: dict[str, Any] = answer.json()
-        return result
-
-    created = call(
+    created = _call(
+        site,
         "TableService/CreateTable",
         {
             "rulesetId": "bhabho",
@@ -702,8 +704,8 @@ def test_a_credential_the_referee_refuses_is_forgotten(browser: Any, site: str) 
         },
     )
     table_id = created["table"]["tableId"]
-    token = call("TableService/JoinTable", {"tableId": table_id, "playerName": "Asha"})["seatToken"]
-    call("TableService/StartTable", {"tableId": table_id}, token)
+    joined = _call(site, "TableService/JoinTable", {"tableId": table_id, "playerName": "Asha"})
+    _call(site, "TableService/StartTable", {"tableId": table_id}, joined["seatToken"])
     page = _new_page(browser, "en-GB")
     kept = f"bhabhi.seat.{table_id}"
     planted = json.dumps({"seat": 0, "token": "not-a-credential"})

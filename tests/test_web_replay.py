@@ -30,7 +30,7 @@ import pytest
 import yaml
 from bhabhi_client.cards import Card
 from bhabhi_client.fairdeal import deal, seed_commitment
-from test_web_browser import _new_page, browser, site  # noqa: F401  (fixtures)
+from test_web_browser import _call, _new_page, browser, site  # noqa: F401  (fixtures)
 
 from referee.cards import parse_card
 from referee.conformance.runner import case_ruleset
@@ -42,16 +42,6 @@ CASES = Path(__file__).resolve().parent.parent / "conformance" / "cases"
 EXPORT = "**/bhabhi.referee.v1.PlayService/ExportHand"
 WATCH = "**/bhabhi.referee.v1.PlayService/WatchTable"
 GET_TABLE = "**/bhabhi.referee.v1.TableService/GetTable"
-
-
-def _call(address: str, method: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
-    headers = {"authorization": f"Bearer {token}"} if token else {}
-    answer = httpx.post(
-        f"{address}bhabhi.referee.v1.{method}", json=body, headers=headers, timeout=20
-    )
-    assert answer.status_code == 200, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
 
 
 @pytest.fixture(scope="module")
@@ -111,8 +101,23 @@ def _seat_cards(page: Any, selector: str) -> list[list[str]]:
     return [entry.split() for entry in cards]
 
 
-def _open_replay(browser: Any, site: str, table_id: str, locale: str) -> Any:  # noqa: F811
+def _open_replay(
+    browser: Any,  # noqa: F811
+    site: str,  # noqa: F811
+    table_id: str,
+    locale: str = "en-GB",
+    *,
+    change: Any = None,
+    alone: bool = False,
+) -> Any:
+    """The replay of the table's first hand, once its fair-deal check is done; ``change``
+    alters the export on its way (``_tampered``), ``alone`` keeps the table from the page
+    (``_alone``)."""
     page = _new_page(browser, locale)
+    if change is not None:
+        _tampered(page, change)
+    if alone:
+        _alone(page)
     page.goto(f"{site}#replay={table_id}:0")
     page.wait_for_selector("#fairdeal:not([data-fair=pending])")
     return page
@@ -248,10 +253,7 @@ def test_a_tampered_export_fails_the_check(
     change: Any,
     says: str,
 ) -> None:
-    page = _new_page(browser, "en-GB")
-    _tampered(page, change)
-    page.goto(f"{site}#replay={finished['table_id']}:0")
-    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    page = _open_replay(browser, site, finished["table_id"], change=change)
     assert page.get_attribute("#fairdeal", "data-fair") == "failed"
     line = page.inner_text("#fair-line")
     assert line.startswith("Check failed:") and says in line, line
@@ -279,20 +281,13 @@ def test_a_deal_forged_whole_fails_against_the_published_commitment(
     """An export whose seed, commitment and deal agree with each other but not with the
     commitment the table published at the deal fails; with no event stream to compare it
     with, the same export verifies, and the page says it was checked on its own."""
-    page = _new_page(browser, "en-GB")
-    _tampered(page, _forge_the_deal)
-    page.goto(f"{site}#replay={finished['table_id']}:0")
-    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    page = _open_replay(browser, site, finished["table_id"], change=_forge_the_deal)
     assert page.get_attribute("#fairdeal", "data-fair") == "failed"
     line = page.inner_text("#fair-line")
     assert line.startswith("Check failed: the commitment published at the deal was "), line
     assert finished["case"]["fair_deal"]["commitment"] in line
     page.context.close()
-    page = _new_page(browser, "en-GB")
-    _tampered(page, _forge_the_deal)
-    _alone(page)
-    page.goto(f"{site}#replay={finished['table_id']}:0")
-    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    page = _open_replay(browser, site, finished["table_id"], change=_forge_the_deal, alone=True)
     assert page.get_attribute("#fairdeal", "data-fair") == "verified"
     assert page.query_selector("#unpublished") is not None
     assert page.query_selector("#published") is None
@@ -352,10 +347,7 @@ def test_the_house_rules_decisions_are_told_in_words(
 ) -> None:
     """A take asked for and refused, a take pass and two challenges each get their own line,
     naming the seats as the table does."""
-    page = _new_page(browser, "en-GB")
-    _tampered(page, _house_rule_steps)
-    page.goto(f"{site}#replay={finished['table_id']}:0")
-    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    page = _open_replay(browser, site, finished["table_id"], change=_house_rule_steps)
     lines = []
     for _ in range(5):
         page.click("#step-next")
@@ -424,10 +416,7 @@ def test_a_hand_without_a_seed_cannot_be_checked(
         del case["fair_deal"]
         del case["seed"]
 
-    page = _new_page(browser, "en-GB")
-    _tampered(page, drop)
-    page.goto(f"{site}#replay={finished['table_id']}:0")
-    page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+    page = _open_replay(browser, site, finished["table_id"], change=drop)
     assert page.get_attribute("#fairdeal", "data-fair") == "unchecked"
     assert "cannot be checked" in page.inner_text("#fair-line")
     assert page.errors == []
@@ -473,11 +462,7 @@ def test_the_page_s_shuffle_deals_what_the_python_client_deals(
                 direction=direction,
             )
 
-        page = _new_page(browser, "en-GB")
-        _tampered(page, made_up)
-        _alone(page)
-        page.goto(f"{site}#replay={finished['table_id']}:0")
-        page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+        page = _open_replay(browser, site, finished["table_id"], change=made_up, alone=True)
         assert page.get_attribute("#fairdeal", "data-fair") == "verified", page.inner_text(
             "#fair-line"
         )
@@ -535,11 +520,7 @@ def test_the_page_deals_the_published_vectors(
                 for key in ("seed", "commitment", "players", "dealer", "direction", "deck")
             }
 
-        page = _new_page(browser, "en-GB")
-        _tampered(page, made_up)
-        _alone(page)
-        page.goto(f"{site}#replay={finished['table_id']}:0")
-        page.wait_for_selector("#fairdeal:not([data-fair=pending])")
+        page = _open_replay(browser, site, finished["table_id"], change=made_up, alone=True)
         assert page.get_attribute("#fairdeal", "data-fair") == "verified", vector["ruleset"]
         assert page.inner_text("#commitment") == vector["commitment"]
         assert _seat_cards(page, "#derived li") == vector["hands"], vector["ruleset"]
