@@ -10,8 +10,8 @@ trick keeps the seat and the hand, and no page (the spectator's included) holds 
 another seat's hidden hand, in its DOM or in any API response it receives. Then a referee
 that restarts under three pages, which reconnect, and a whole hand on a test deal with a
 turn clock counting down; a person against the referee's bots, whose names and log follow
-the page's language, and a tab whose kept credential the referee refuses, which watches on
-as a spectator. Screenshots go to ``tmp_path`` only.
+the page's language, a tab whose kept credential the referee refuses, which watches on as
+a spectator, and a house variant's decision (H20: a take asked for) answered by buttons. Screenshots go to ``tmp_path`` only.
 
 Chromium comes from the system (``apt-get install chromium``); where it or Playwright is
 missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
@@ -25,12 +25,14 @@ import json
 import re
 import socket
 import subprocess
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import yaml
 from server_helpers import bhabhi_command
 from test_rulebook_browser import _unavailable, launched_chromium
 
@@ -720,3 +722,80 @@ def test_a_credential_the_referee_refuses_is_forgotten(browser: Any, site: str) 
     assert page.query_selector(".hand") is None
     assert page.evaluate(f"sessionStorage.getItem({kept!r})") is None
     assert page.errors == []
+
+
+CONSENT_CASE = (
+    Path(__file__).resolve().parent.parent
+    / "conformance"
+    / "cases"
+    / "house-rules"
+    / "taking"
+    / "h20-consent-refuse.yaml"
+)
+
+
+def _move(site: str, table_id: str, token: str, action: dict[str, Any]) -> None:
+    """A seat's move over the API, decided on the latest view."""
+    seq = _call(site, "PlayService/GetView", {"tableId": table_id}, token)["seq"]
+    body = {"tableId": table_id, "action": action, "requestId": uuid.uuid4().hex}
+    _call(site, "PlayService/SubmitAction", {**body, "expectedSeq": seq}, token)
+
+
+def test_a_take_asked_for_is_answered_by_buttons(browser: Any) -> None:
+    """H20 (a house variant registered over the API, on the case h20-consent-refuse's test
+    deal): the page of the seat whose hand is asked for offers the answer as two buttons,
+    the log says who asked and who refused, and after the refusal the seat may ask itself."""
+    case = yaml.safe_load(CONSENT_CASE.read_text(encoding="utf-8"))
+    served = Served(
+        "--port", "0", "--web-port", "0", "--db", ":memory:", "--test-mode", "--allow-register",
+    )  # fmt: skip
+    try:
+        site = served.start()
+        variant = yaml.safe_dump(case["ruleset"]["inline"], sort_keys=False)
+        _call(site, "RulesetService/RegisterRuleset", {"yaml": variant})
+        created = _call(
+            site,
+            "TableService/CreateTable",
+            {
+                "rulesetId": case["ruleset"]["id"],
+                "seatCount": case["players"],
+                "hands": 1,
+                "testDeal": [{"cards": cards.split()} for cards in case["deal"]],
+                "testDealer": case["dealer"],
+            },
+        )
+        table_id = created["table"]["tableId"]
+        join = {"tableId": table_id}
+        tokens = {
+            seat: _call(site, "TableService/JoinTable", {**join, "playerName": name})["seatToken"]
+            for seat, name in ((0, "Ann"), (1, "Bea"))
+        }
+        page = _new_page(browser, "en-GB")
+        page.goto(f"{site}#table={table_id}")
+        page.fill("#player-name", "Cem")
+        page.click("form.join button[type=submit]")  # seat 2, the one asked
+        page.wait_for_selector("#leave")
+        tokens[3] = _call(site, "TableService/JoinTable", {**join, "playerName": "Dee"})[
+            "seatToken"
+        ]
+        _call(site, "TableService/StartTable", join, tokens[0])
+        _move(site, table_id, tokens[0], {"kind": "ACTION_KIND_PLAY", "card": "AS"})
+        _move(site, table_id, tokens[1], {"kind": "ACTION_KIND_PLAY", "card": "2S"})
+        page.click('.hand button.card[data-card="3S"]:not([disabled])')
+        page.wait_for_selector('.hand button.card[data-card="3S"]', state="detached")
+        _move(site, table_id, tokens[3], {"kind": "ACTION_KIND_PLAY", "card": "4S"})
+        _move(site, table_id, tokens[1], {"kind": "ACTION_KIND_TAKE_HAND"})
+        page.wait_for_selector("button.action >> text=Keep my hand")
+        labels = page.eval_on_selector_all("button.action", "bs => bs.map(b => b.textContent)")
+        assert sorted(labels) == ["Keep my hand", "Let it be taken"], labels
+        assert page.query_selector(".hand button.card.legal") is None  # an answer first
+        assert "Bea asks to take Cem's hand." in _log_lines(page)
+        page.click("button.action >> text=Keep my hand")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#log li')].some("
+            'l => l.textContent === "Cem keeps the hand: Bea may not take it.")'
+        )
+        page.wait_for_selector("button.action >> text=Take a hand")
+        assert page.errors == []
+    finally:
+        served.stop()
