@@ -11,7 +11,8 @@ another seat's hidden hand, in its DOM or in any API response it receives. Then 
 that restarts under three pages, which reconnect, and a whole hand on a test deal with a
 turn clock counting down; a person against the referee's bots, whose names and log follow
 the page's language, a tab whose kept credential the referee refuses, which watches on as
-a spectator, and a house variant's decision (H20: a take asked for) answered by buttons. Screenshots go to ``tmp_path`` only.
+a spectator, and house variants' decisions (H20 a take asked for, H25 a challenge) made by
+buttons. Screenshots go to ``tmp_path`` only.
 
 Chromium comes from the system (``apt-get install chromium``); where it or Playwright is
 missing the tests are skipped, unless ``BHABHI_REQUIRE_BROWSER=1`` (CI), as in
@@ -724,14 +725,7 @@ def test_a_credential_the_referee_refuses_is_forgotten(browser: Any, site: str) 
     assert page.errors == []
 
 
-CONSENT_CASE = (
-    Path(__file__).resolve().parent.parent
-    / "conformance"
-    / "cases"
-    / "house-rules"
-    / "taking"
-    / "h20-consent-refuse.yaml"
-)
+CASES = Path(__file__).resolve().parent.parent / "conformance" / "cases" / "house-rules"
 
 
 def _move(site: str, table_id: str, token: str, action: dict[str, Any]) -> None:
@@ -741,11 +735,19 @@ def _move(site: str, table_id: str, token: str, action: dict[str, Any]) -> None:
     _call(site, "PlayService/SubmitAction", {**body, "expectedSeq": seq}, token)
 
 
-def test_a_take_asked_for_is_answered_by_buttons(browser: Any) -> None:
-    """H20 (a house variant registered over the API, on the case h20-consent-refuse's test
-    deal): the page of the seat whose hand is asked for offers the answer as two buttons,
-    the log says who asked and who refused, and after the refusal the seat may ask itself."""
-    case = yaml.safe_load(CONSENT_CASE.read_text(encoding="utf-8"))
+def _play(card: str) -> dict[str, Any]:
+    return {"kind": "ACTION_KIND_PLAY", "card": card}
+
+
+NAMES = ("Ann", "Bea", "Cem", "Dee")
+
+
+@contextlib.contextmanager
+def _house_table(browser: Any, case_path: Path, seat: int) -> Iterator[tuple[Any, Any]]:
+    """A table of a case's house variant (registered over the API) on its test deal, started:
+    the browser's page holds ``seat``, the API the others (named Ann, Bea, … by seat). Yields
+    the page and a function making a seat's move over the API."""
+    case = yaml.safe_load(case_path.read_text(encoding="utf-8"))
     served = Served(
         "--port", "0", "--web-port", "0", "--db", ":memory:", "--test-mode", "--allow-register",
     )  # fmt: skip
@@ -766,36 +768,75 @@ def test_a_take_asked_for_is_answered_by_buttons(browser: Any) -> None:
         )
         table_id = created["table"]["tableId"]
         join = {"tableId": table_id}
-        tokens = {
-            seat: _call(site, "TableService/JoinTable", {**join, "playerName": name})["seatToken"]
-            for seat, name in ((0, "Ann"), (1, "Bea"))
-        }
+        tokens: dict[int, str] = {}
         page = _new_page(browser, "en-GB")
-        page.goto(f"{site}#table={table_id}")
-        page.fill("#player-name", "Cem")
-        page.click("form.join button[type=submit]")  # seat 2, the one asked
-        page.wait_for_selector("#leave")
-        tokens[3] = _call(site, "TableService/JoinTable", {**join, "playerName": "Dee"})[
-            "seatToken"
-        ]
-        _call(site, "TableService/StartTable", join, tokens[0])
-        _move(site, table_id, tokens[0], {"kind": "ACTION_KIND_PLAY", "card": "AS"})
-        _move(site, table_id, tokens[1], {"kind": "ACTION_KIND_PLAY", "card": "2S"})
-        page.click('.hand button.card[data-card="3S"]:not([disabled])')
-        page.wait_for_selector('.hand button.card[data-card="3S"]', state="detached")
-        _move(site, table_id, tokens[3], {"kind": "ACTION_KIND_PLAY", "card": "4S"})
-        _move(site, table_id, tokens[1], {"kind": "ACTION_KIND_TAKE_HAND"})
+        for at in range(case["players"]):  # seats are given in the order of joining
+            if at == seat:
+                page.goto(f"{site}#table={table_id}")
+                page.fill("#player-name", NAMES[at])
+                page.click("form.join button[type=submit]")
+                page.wait_for_selector("#leave")
+            else:
+                joined = _call(site, "TableService/JoinTable", {**join, "playerName": NAMES[at]})
+                tokens[at] = joined["seatToken"]
+        _call(site, "TableService/StartTable", join, next(iter(tokens.values())))
+        page.wait_for_selector(".hand button.card")
+
+        def move(at: int, action: dict[str, Any]) -> None:
+            _move(site, table_id, tokens[at], action)
+
+        yield page, move
+    finally:
+        served.stop()
+
+
+def _click_card(page: Any, card: str) -> None:
+    page.click(f'.hand button.card[data-card="{card}"]:not([disabled])')
+    page.wait_for_selector(f'.hand button.card[data-card="{card}"]', state="detached")
+
+
+def _logged(page: Any, line: str) -> None:
+    page.wait_for_function(
+        "line => [...document.querySelectorAll('#log li')].some(l => l.textContent === line)",
+        arg=line,
+    )
+
+
+def test_a_take_asked_for_is_answered_by_buttons(browser: Any) -> None:
+    """H20 (h20-consent-refuse's variant and deal): the page of the seat whose hand is asked
+    for offers the answer as two buttons and no card, the log says who asked and who
+    refused, and after the refusal the seat may ask itself."""
+    with _house_table(browser, CASES / "taking" / "h20-consent-refuse.yaml", 2) as (page, move):
+        move(0, _play("AS"))
+        move(1, _play("2S"))
+        _click_card(page, "3S")
+        move(3, _play("4S"))
+        move(1, {"kind": "ACTION_KIND_TAKE_HAND"})
         page.wait_for_selector("button.action >> text=Keep my hand")
         labels = page.eval_on_selector_all("button.action", "bs => bs.map(b => b.textContent)")
         assert sorted(labels) == ["Keep my hand", "Let it be taken"], labels
         assert page.query_selector(".hand button.card.legal") is None  # an answer first
-        assert "Bea asks to take Cem's hand." in _log_lines(page)
+        _logged(page, "Bea asks to take Cem's hand.")
         page.click("button.action >> text=Keep my hand")
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('#log li')].some("
-            'l => l.textContent === "Cem keeps the hand: Bea may not take it.")'
-        )
+        _logged(page, "Cem keeps the hand: Bea may not take it.")
         page.wait_for_selector("button.action >> text=Take a hand")
         assert page.errors == []
-    finally:
-        served.stop()
+
+
+def test_a_false_tochoo_is_challenged_by_a_button(browser: Any) -> None:
+    """H25 (h25-right-challenge-pickup-and-lead's variant and deal): the seat that picked up
+    a tochoo gets a button to challenge it; the challenge is right, the log says so, and the
+    offender is seen picking the trick's two cards up."""
+    case = CASES / "penalties" / "h25-right-challenge-pickup-and-lead.yaml"
+    with _house_table(browser, case, 0) as (page, move):
+        _click_card(page, "AS")
+        move(1, _play("2S"))
+        move(2, _play("3S"))
+        _click_card(page, "5H")
+        move(1, _play("9C"))
+        page.click("button.action >> text=Challenge the tochoo")
+        _logged(page, "Ann challenged the tochoo and was right: Bea held the led suit.")
+        _logged(page, "Bea picked up 2 cards.")
+        page.wait_for_selector('.seat[data-seat="1"] .known [data-card="9C"]')
+        assert page.query_selector("button.action >> text=Challenge the tochoo") is None
+        assert page.errors == []
