@@ -840,3 +840,64 @@ def test_a_false_tochoo_is_challenged_by_a_button(browser: Any) -> None:
         page.wait_for_selector('.seat[data-seat="1"] .known [data-card="9C"]')
         assert page.query_selector("button.action >> text=Challenge the tochoo") is None
         assert page.errors == []
+
+
+GERMAN_WARNINGS = {
+    "no-hand-ended": "Keine Hand endete nach den Regeln.",
+    "most-hands-never-end": "Die meisten Hände enden nie nach den Regeln.",
+    "no-bhabhi": "Die meisten Hände haben keine Bhabhi.",
+    "decided-by-deal": "Das Geben entscheidet die meisten Hände",
+    "unfair-seat": "Ein Platz verliert viel öfter als sein fairer Anteil.",
+}
+"""The page's German headlines of the analysis's warnings (web/src/strings.ts), in part."""
+
+
+def test_a_ruleset_s_analysis_is_shown(browser: Any, site: str) -> None:
+    """The lobby links each ruleset's analysis; the page shows AnalyzeRuleset's answer for
+    every player count (how the hands ended, a row a seat with its Bhabhi rate and
+    interval, the test of equal chances, the warnings with their clauses), in English and
+    in German, and its form asks for another analysis by the address."""
+    page = _new_page(browser, "en-GB")
+    page.goto(site)
+    assert page.get_attribute("li[data-ruleset=bhabho] a.analysis", "href") == "#analysis=bhabho"
+    request = {"rulesetId": "bhabho", "hands": 20, "noSkill": True}
+    answer = _call(site, "RulesetService/AnalyzeRuleset", request)
+    page.goto(f"{site}#analysis=bhabho&hands=20&skill=0")
+    page.wait_for_selector("#analysis[data-done]", timeout=120_000)
+    sections = page.query_selector_all("section.playercount")
+    assert [s.get_attribute("data-players") for s in sections] == [
+        str(count["players"]) for count in answer["playerCounts"]
+    ]
+    for section, count in zip(sections, answer["playerCounts"], strict=True):
+        rows = section.query_selector_all("table.seatrates tbody tr")
+        assert len(rows) == count["players"]
+        for row, seat in zip(rows, count["seats"], strict=True):
+            rate = f"{round(seat.get('bhabhiRate', 0) * 100, 1):g}%"
+            assert row.query_selector_all("td")[1].inner_text() == rate, (rate, count["players"])
+        ended = section.query_selector("ul.ended").inner_text()
+        assert ended.startswith("Ended by the rules: "), ended
+        fairness = section.query_selector("p[data-fair]").inner_text()
+        assert "chi-square test of equal chances: p = " in fairness
+        codes = [w.get_attribute("data-code") for w in section.query_selector_all("li[data-code]")]
+        assert codes == [warning["code"] for warning in count.get("warnings", [])]
+    assert page.query_selector("form.analyse") is not None
+    page.fill("#analysis-hands", "30")
+    page.click("form.analyse button[type=submit]")
+    page.wait_for_function("() => location.hash === '#analysis=bhabho&hands=30&skill=0'")
+    page.wait_for_selector("#analysis[data-done]", timeout=120_000)
+    assert "30 hands for each player count" in page.inner_text("#analysis")
+    assert page.errors == []
+
+    german = _new_page(browser, "de-DE")
+    answer = _call(site, "RulesetService/AnalyzeRuleset", {**request, "rulesetId": "pickup"})
+    german.goto(f"{site}#analysis=pickup&hands=20&skill=0")
+    german.wait_for_selector("#analysis[data-done]", timeout=120_000)
+    assert german.inner_text("section.playercount ul.ended").startswith("Nach den Regeln beendet")
+    shown = german.query_selector_all("li[data-code]")
+    expected = [w["code"] for count in answer["playerCounts"] for w in count.get("warnings", [])]
+    assert [w.get_attribute("data-code") for w in shown] == expected
+    for item in shown:
+        code = item.get_attribute("data-code")
+        if code in GERMAN_WARNINGS:
+            assert GERMAN_WARNINGS[code] in item.inner_text(), item.inner_text()
+    assert german.errors == []

@@ -5,7 +5,7 @@ import { failedText, refusedText, rulesets, tables } from "./api";
 import { append, h, replace } from "./dom";
 import { t } from "./i18n";
 import { BOT_NAMES, localized, playerName, statusText, title } from "./names";
-import { rulebookHref, tableHref } from "./routes";
+import { analysisHref, rulebookHref, tableHref } from "./routes";
 import {
   BotStrategy,
   type RulesetSummary,
@@ -81,6 +81,8 @@ function rulesetList(found: RulesetSummary[]): HTMLElement {
         ruleset.teams ? h("span", { class: "players" }, `, ${t("teams")}`) : null,
         " — ",
         h("a", { href: rulebookHref(ruleset.id), class: "rulebook" }, t("rulebook")),
+        " · ",
+        h("a", { href: analysisHref(ruleset.id), class: "analysis" }, t("analysis")),
         h("div", { class: "description" }, localized(ruleset.description, "")),
       ),
     );

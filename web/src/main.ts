@@ -1,5 +1,6 @@
 // The web table's entry point: the header (title, language), and the view the address's
 // fragment names (routes.ts).
+import { analysisPage } from "./analysis";
 import { h, replace } from "./dom";
 import { type Language, LANGUAGE_NAMES, LANGUAGES, language, setLanguage, t } from "./i18n";
 import { lobby } from "./lobby";
@@ -39,6 +40,7 @@ function show(): void {
   if (where.view === "replay") current = replayPage(main, where.tableId, where.hand);
   else if (where.view === "table") current = tablePage(main, where.tableId);
   else if (where.view === "rulebook") current = rulebook(main, where.rulesetId);
+  else if (where.view === "analysis") current = analysisPage(main, where.rulesetId, where.hands, where.skill);
   else current = lobby(main);
 }
 
