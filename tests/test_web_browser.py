@@ -609,12 +609,15 @@ def test_a_whole_hand_to_its_end(browser: Any, tmp_path: Path) -> None:
             assert page.query_selector(".hand button.card.legal") is None
             assert page.errors == []
         # Whoever picked a trick up was marked on the board as it happened.
-        picked_up = re.findall(r"(\w+) picked up \d+ cards", players[1].inner_text("#log"))
+        picked_up = re.findall(r"(\w+) picked up \d+ cards?", players[1].inner_text("#log"))
         assert players[1].evaluate("window.__pickers") == picked_up
         players[0].screenshot(path=str(tmp_path / "over.png"), full_page=True)
         players[0].goto(site)
         players[0].wait_for_selector("#tables .empty, #tables table")
-        assert players[0].query_selector(f'tr[data-table="{link.split("=")[1]}"]') is None
+        row = f'tr[data-table="{link.split("=")[1]}"]'
+        assert players[0].query_selector(f"#tables {row}") is None
+        players[0].click(f"#finished {row} a")  # the finished table, and its hand's replay
+        players[0].wait_for_selector("a.replay-link[data-hand='0']")
     finally:
         served.stop()
 

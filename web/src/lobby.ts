@@ -1,5 +1,6 @@
 // The lobby: the tables open or in play (ListTables), the rulesets (ListRulesets) with a
-// link to each rulebook, and a form that creates a table (CreateTable) and opens it.
+// link to each rulebook and analysis, a form that creates a table (CreateTable) and opens
+// it, and the latest finished tables, whose pages link the replays of their hands.
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import { failedText, refusedText, rulesets, tables } from "./api";
 import { append, h, replace } from "./dom";
@@ -15,6 +16,8 @@ import {
 import type { View } from "./view";
 
 const REFRESH_MS = 5000;
+/** The finished tables listed, the latest first. */
+const FINISHED_SHOWN = 10;
 
 /** The seat counts a ruleset allows: min to max, even only where partners sit opposite. */
 export function seatCounts(ruleset: RulesetSummary): number[] {
@@ -46,8 +49,8 @@ function tableRow(table: Table): HTMLTableRowElement {
   );
 }
 
-function tableList(found: Table[]): HTMLElement {
-  if (found.length === 0) return h("p", { class: "empty" }, t("noTables"));
+function tableList(found: Table[], none: string): HTMLElement {
+  if (found.length === 0) return h("p", { class: "empty" }, none);
   const body = h("tbody", {});
   for (const table of found) body.appendChild(tableRow(table));
   return h(
@@ -177,6 +180,7 @@ function chosenBots(players: HTMLElement): { seat: number; strategy: BotStrategy
 /** The lobby in `root`; the table list refreshes itself every few seconds. */
 export function lobby(root: HTMLElement): View {
   const tablesBox = h("div", { id: "tables" }, t("loading"));
+  const finishedBox = h("div", { id: "finished" }, t("loading"));
   const rulesetsBox = h("div", { id: "rulesets" }, t("loading"));
   const formBox = h("div", { id: "create" });
   const message = h("p", { class: "message", role: "alert" });
@@ -185,6 +189,7 @@ export function lobby(root: HTMLElement): View {
     h("section", {}, h("h2", {}, t("tables")), tablesBox),
     h("section", {}, h("h2", {}, t("newTable")), formBox, message),
     h("section", {}, h("h2", {}, t("rulesets")), rulesetsBox),
+    h("section", {}, h("h2", {}, t("finishedTables")), finishedBox),
   );
   const loadTables = (): void => {
     if (document.hidden) return; // a tab out of sight asks nothing; it asks again when seen
@@ -192,7 +197,13 @@ export function lobby(root: HTMLElement): View {
       .listTables({ pageSize: 200 })
       .then((listed) => {
         const shown = listed.tables.filter((table) => table.status !== TableStatus.FINISHED);
-        replace(tablesBox, tableList(shown));
+        replace(tablesBox, tableList(shown, t("noTables")));
+        // The latest finished tables, whose pages link the replays of their hands.
+        const finished = listed.tables
+          .filter((table) => table.status === TableStatus.FINISHED)
+          .sort((a, b) => Number((b.createdAt?.seconds ?? 0n) - (a.createdAt?.seconds ?? 0n)))
+          .slice(0, FINISHED_SHOWN);
+        replace(finishedBox, tableList(finished, t("noFinished")));
       })
       .catch((error: unknown) => replace(tablesBox, failedText(error)));
   };

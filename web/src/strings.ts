@@ -174,6 +174,8 @@ const en = {
   warnUnfairSeat: "A seat loses much more often than its fair share.",
   warnSkillDoesNotMatter: "Skill does not matter: the heuristic bot loses as often as a fair share.",
   warnDominantLine: "A fixed line of play does much better or much worse than a fair share.",
+  finishedTables: "Finished tables (replays)",
+  noFinished: "No table has finished yet.",
 } as const;
 
 export type Key = keyof typeof en;
@@ -352,6 +354,8 @@ const de: Dictionary = {
   warnUnfairSeat: "Ein Platz verliert viel öfter als sein fairer Anteil.",
   warnSkillDoesNotMatter: "Können zählt nicht: der Faustregel-Bot verliert so oft wie ein fairer Anteil.",
   warnDominantLine: "Eine feste Spielweise schneidet viel besser oder viel schlechter ab als ein fairer Anteil.",
+  finishedTables: "Beendete Tische (Nachspiele)",
+  noFinished: "Noch kein Tisch ist beendet.",
 };
 
 const pl: Dictionary = {
@@ -522,6 +526,8 @@ const pl: Dictionary = {
   warnUnfairSeat: "Jedno miejsce przegrywa dużo częściej niż jego uczciwy udział.",
   warnSkillDoesNotMatter: "Umiejętności się nie liczą: bot z regułami kciuka przegrywa tak często jak uczciwy udział.",
   warnDominantLine: "Stały sposób gry wypada dużo lepiej albo dużo gorzej niż uczciwy udział.",
+  finishedTables: "Zakończone stoły (odtworzenia)",
+  noFinished: "Żaden stół jeszcze się nie zakończył.",
 };
 
 export const DICTIONARIES: Record<string, Dictionary> = { en, de, pl };
