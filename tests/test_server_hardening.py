@@ -154,7 +154,7 @@ async def test_the_lobby_is_listed_a_page_at_a_time_with_filters() -> None:
 
 @run_async
 @covers("bad_player_name")
-async def test_player_names_with_control_characters_or_too_long_are_refused() -> None:
+async def test_player_names_with_control_characters_or_too_long_are_refused_joiners_kept() -> None:
     async with referee() as ref:
         table_id = (await ref.tables.CreateTable(create())).table.table_id
         for name in ("two\nlines", "\x1b[2J\x1b[Hgone", "bell\x07", "x" * 41, "rtl\u202eevil"):
@@ -170,6 +170,16 @@ async def test_player_names_with_control_characters_or_too_long_are_refused() ->
             pb.JoinTableRequest(table_id=table_id, player_name="é" * 40)
         )
         assert longest.table.seats[longest.seat].player_name == "é" * 40
+        # The joiners are part of words and emoji: a Persian name with a zero-width
+        # non-joiner, a family emoji joined by zero-width joiners.
+        for name in (
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            "\U0001f469\u200d\U0001f467",
+        ):
+            table_id = (await ref.tables.CreateTable(create())).table.table_id
+            request = pb.JoinTableRequest(table_id=table_id, player_name=name)
+            joined = await ref.tables.JoinTable(request)
+            assert joined.table.seats[joined.seat].player_name == name
 
 
 @run_async

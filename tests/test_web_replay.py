@@ -533,9 +533,17 @@ def test_a_hand_not_over_is_refused_in_words(
     site: str,  # noqa: F811
     finished: dict[str, Any],
 ) -> None:
-    """The table played one hand: its second cannot be replayed, and the page says why."""
+    """The table played one hand: its second cannot be replayed, and the page says why,
+    counting hands as its titles do (from 1, where the address counts from 0)."""
     page = _new_page(browser, "en-GB")
     page.goto(f"{site}#replay={finished['table_id']}:1")
     page.wait_for_selector(".message[role=alert]")
-    assert page.inner_text(".message").startswith("Failed:")
+    assert page.inner_text(".message") == "Failed: Hand 2 has not been played at this table."
     assert page.query_selector("#fairdeal") is None
+    # An address that names no page (no hand number) is said so, atop the lobby.
+    page.goto(f"{site}#replay={finished['table_id']}:abc")
+    page.wait_for_selector("#unknown-address")
+    assert "names no page of the web table" in page.inner_text("#unknown-address")
+    page.goto(site)
+    page.wait_for_selector("#tables")
+    assert page.query_selector("#unknown-address") is None

@@ -5,7 +5,7 @@
 // long a hand is, and the warnings with the clauses most likely responsible. The form asks
 // again, by the address, with other hands or without the skill measure (about a tenth of
 // the work).
-import { failedText, rulesets } from "./api";
+import { failedText, refusal, rulesets } from "./api";
 import { h, replace } from "./dom";
 import { language, t } from "./i18n";
 import { title } from "./names";
@@ -136,8 +136,9 @@ function countSection(count: PlayerCountAnalysis): HTMLElement {
   );
 }
 
-/** The analysis of `rulesetId` with `hands` a player count (null: the page's default) and
- * the skill measure or not, asked for at once; the form asks for another by its address. */
+/** The analysis of `rulesetId` with `asked` hands a player count and the skill measure or
+ * not, asked for at once; with `asked` null (the lobby's link) only the form, since an
+ * analysis is a minute of the referee's work: the form asks by the address. */
 export function analysisPage(root: HTMLElement, rulesetId: string, asked: number | null, withSkill: boolean): View {
   let open = true;
   const count = Math.max(1, Math.min(MAX_HANDS, asked ?? DEFAULT_HANDS));
@@ -167,13 +168,17 @@ export function analysisPage(root: HTMLElement, rulesetId: string, asked: number
         result.dataset.done = "true";
       })
       .catch((error: unknown) => {
-        if (open) replace(result, h("p", { class: "message", role: "alert" }, failedText(error)));
+        if (!open) return;
+        const message = h("p", { class: "message", role: "alert" }, failedText(error));
+        // No such ruleset: nothing here to ask for again.
+        if (refusal(error).reason === "ruleset_not_found") replace(root, backLink(), message);
+        else replace(result, message);
       });
   };
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const wanted = Math.max(1, Math.min(MAX_HANDS, Math.floor(Number(hands.value) || DEFAULT_HANDS)));
-    const address = analysisHref(rulesetId, wanted === DEFAULT_HANDS ? null : wanted, skill.checked);
+    const address = analysisHref(rulesetId, wanted, skill.checked);
     if (location.hash === address) run(); // the same analysis again (the referee remembers it)
     else location.hash = address;
   });
@@ -184,7 +189,8 @@ export function analysisPage(root: HTMLElement, rulesetId: string, asked: number
     form,
     result,
   );
-  run();
+  if (asked !== null) run();
+  else replace(result, h("p", { class: "hint" }, t("analysisCost")));
   return {
     close: () => {
       open = false;

@@ -5,7 +5,7 @@
 import { cardFace, cardText, normalCard, SUIT_SYMBOL, type Suit, sortCards, suitFace } from "./cards";
 import { button, h } from "./dom";
 import { t } from "./i18n";
-import { seatName as namedSeat } from "./names";
+import { seatName as namedSeat, playerName } from "./names";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import {
   type Action,
@@ -67,12 +67,15 @@ function seatBox(board: Board, seat: number): HTMLElement {
       "data-seat": seat,
       style: `left:${where.left}%;top:${where.top}%`,
     },
+    // The player's name, and the seat's number below it: two bots of one kind, whose
+    // names a narrow box cuts short, are told apart by it (the log names them so too).
     h(
       "div",
-      { class: "name" },
-      seatName(table, seat),
+      { class: "name", title: seatName(table, seat) },
+      playerName(table.seats[seat]) || t("seatN", { n: seat + 1 }),
       seat === board.seat ? ` (${t("you")})` : null,
     ),
+    playerName(table.seats[seat]) ? h("div", { class: "number" }, t("seatN", { n: seat + 1 })) : null,
     view === null
       ? null
       : h(
@@ -183,10 +186,12 @@ function hand(board: Board): HTMLElement | null {
         "data-action": actionKey(action),
       }),
     );
+  const out = view.out[board.seat] ?? false;
   return h(
     "section",
     { class: "hand", "aria-label": t("yourHand") },
     h("h3", {}, t("yourHand")),
+    out && cards.length === 0 ? h("p", { class: "out" }, t("youAreOut")) : null,
     h("div", { class: "cards" }, ...cards),
     // Always there (empty when there is nothing but cards), so that buttons appearing with
     // a decision do not move the cards under a finger.

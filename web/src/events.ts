@@ -2,7 +2,7 @@
 // itself says: a card only where every player saw it (a card played, never a card drawn or
 // a hand taken); a count only where the recipient may know it.
 import type { Event } from "./gen/bhabhi/referee/v1/referee_pb";
-import type { LinePart } from "./lines";
+import { type LinePart, pickedUpLine } from "./lines";
 
 const line = (key: LinePart["key"], values: LinePart["values"] = {}): LinePart => ({ key, values });
 
@@ -20,10 +20,7 @@ export function eventLine(event: Event): LinePart | null {
       return line("eventPlayed", { name: kind.value.seat, card: kind.value.card });
     case "pickedUp": {
       const { seat, cards, fromWaste } = kind.value;
-      // fromWaste -1: the waste pile's share is not told this recipient (H29)
-      return fromWaste < 0
-        ? line("eventPickedUpWaste", { name: seat, n: cards.length })
-        : line("eventPickedUp", { name: seat, n: cards.length + fromWaste });
+      return pickedUpLine(seat, cards, fromWaste);
     }
     case "trickToWaste":
       return line("eventToWaste");

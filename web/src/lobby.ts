@@ -45,7 +45,7 @@ function tableRow(table: Table): HTMLTableRowElement {
       ),
     ),
     h("td", { class: "status" }, statusText(table.status)),
-    h("td", {}, h("a", { href: tableHref(table.tableId) }, t("open"))),
+    h("td", {}, h("a", { href: tableHref(table.tableId) }, t("openTable"))),
   );
 }
 
@@ -104,10 +104,12 @@ function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElem
   const players = h("fieldset", { class: "players", id: "new-players" });
   const fillPlayers = (): void => {
     const count = Number(seats.value) || 0;
+    // The choices made for seats that are still there are kept.
+    const chosen = Array.from(players.querySelectorAll<HTMLSelectElement>("select[data-seat]"), (s) => s.value);
     replace(
       players,
       h("legend", {}, t("whoPlays")),
-      ...Array.from({ length: count }, (_, seat) => playerChoice(seat)),
+      ...Array.from({ length: count }, (_, seat) => playerChoice(seat, chosen[seat])),
     );
   };
   choice.addEventListener("change", () => {
@@ -157,13 +159,13 @@ function createForm(found: RulesetSummary[], message: HTMLElement): HTMLFormElem
 
 /** Who plays `seat` of a new table: a person, or one of the referee's bots (by default
  * the first seat is a person's and the others are heuristic bots: a game against bots). */
-function playerChoice(seat: number): HTMLLabelElement {
+function playerChoice(seat: number, chosen?: string): HTMLLabelElement {
   const select = h("select", { name: `player-${seat}`, "data-seat": seat });
   select.appendChild(h("option", { value: BotStrategy.UNSPECIFIED }, t("person")));
   for (const [strategy, key] of BOT_NAMES) {
     select.appendChild(h("option", { value: strategy }, t(key)));
   }
-  select.value = String(seat === 0 ? BotStrategy.UNSPECIFIED : BotStrategy.HEURISTIC);
+  select.value = chosen ?? String(seat === 0 ? BotStrategy.UNSPECIFIED : BotStrategy.HEURISTIC);
   return h("label", {}, t("seatN", { n: seat + 1 }), select);
 }
 
@@ -177,8 +179,9 @@ function chosenBots(players: HTMLElement): { seat: number; strategy: BotStrategy
   return bots;
 }
 
-/** The lobby in `root`; the table list refreshes itself every few seconds. */
-export function lobby(root: HTMLElement): View {
+/** The lobby in `root`; the table list refreshes itself every few seconds. `unknown`: an
+ * address that names no page, said so atop the lobby. */
+export function lobby(root: HTMLElement, unknown = ""): View {
   const tablesBox = h("div", { id: "tables" }, t("loading"));
   const finishedBox = h("div", { id: "finished" }, t("loading"));
   const rulesetsBox = h("div", { id: "rulesets" }, t("loading"));
@@ -186,6 +189,7 @@ export function lobby(root: HTMLElement): View {
   const message = h("p", { class: "message", role: "alert" });
   replace(
     root,
+    unknown ? h("p", { class: "message", role: "alert", id: "unknown-address" }, t("unknownAddress", { address: `#${unknown}` })) : null,
     h("section", {}, h("h2", {}, t("tables")), tablesBox),
     h("section", {}, h("h2", {}, t("newTable")), formBox, message),
     h("section", {}, h("h2", {}, t("rulesets")), rulesetsBox),

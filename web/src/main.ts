@@ -41,7 +41,7 @@ function show(): void {
   else if (where.view === "table") current = tablePage(main, where.tableId);
   else if (where.view === "rulebook") current = rulebook(main, where.rulesetId);
   else if (where.view === "analysis") current = analysisPage(main, where.rulesetId, where.hands, where.skill);
-  else current = lobby(main);
+  else current = lobby(main, where.unknown);
 }
 
 window.addEventListener("hashchange", show);

@@ -47,7 +47,7 @@ export function seatPanel(table: Table, tableId: string, choices: PanelChoices):
   if (table.status !== TableStatus.OPEN) return h("div", { class: "panel" }, choices.seated ? null : watching);
   const parts: HTMLElement[] = joinLink(tableId);
   if (!choices.seated && free > 0) {
-    const name = h("input", { type: "text", id: "player-name", maxlength: 40, value: choices.typed ?? savedName() });
+    const name = h("input", { type: "text", id: "player-name", maxlength: 40, required: true, value: choices.typed ?? savedName() });
     const form = h("form", { class: "join" }, h("label", {}, t("yourName"), name), h("button", { type: "submit" }, t("join")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();

@@ -4,7 +4,7 @@
 // (a step's line is a list of keys of the page's words, filled in by the view).
 import { cardId } from "./cards";
 import { isMapping, type Mapping, num, recordedDeal, words } from "./exported";
-import type { LinePart } from "./lines";
+import { type LinePart, pickedUpLine } from "./lines";
 
 export interface Played {
   seat: number;
@@ -101,7 +101,7 @@ function apply(state: ReplayState, event: Mapping): LinePart | null {
       }
       state.ended = state.trick;
       state.trick = [];
-      return { key: "eventPickedUp", values: { name: seat, n: cards.length + fromWaste } };
+      return pickedUpLine(seat, cards, fromWaste);
     }
     case "waste_drawn": {
       const card = typeof event.card === "string" ? event.card : "";

@@ -3,7 +3,7 @@
 // browser (fairdeal.ts), and the hand step by step (replay.ts) with first / previous /
 // next / last buttons and the arrow keys, the seats named as the table names them.
 import { parse } from "yaml";
-import { failedText, play, tables } from "./api";
+import { failedText, play, refusal, tables } from "./api";
 import { cardFace, sortCards } from "./cards";
 import { button, h, replace } from "./dom";
 import { checkDeal, type DealCheck } from "./fairdeal";
@@ -54,7 +54,7 @@ class ReplayPage implements View {
       this.table = table?.table ?? null;
       caseYaml = got.caseYaml;
     } catch (error) {
-      if (!this.closed) this.fail(failedText(error));
+      if (!this.closed) this.fail(this.failure(error));
       return;
     }
     if (this.closed) return;
@@ -80,6 +80,15 @@ class ReplayPage implements View {
       console.error("the fair-deal check failed to run", error);
     }
     if (!this.closed) this.draw();
+  }
+
+  /** A refusal of ExportHand; a hand not found or not over is named as the page numbers
+   * hands (from 1), not as the API does (from 0). */
+  private failure(error: unknown): string {
+    const reason = refusal(error).reason;
+    if (reason === "hand_not_found") return t("failed", { message: t("replayNoHand", { n: this.hand + 1 }) });
+    if (reason === "hand_not_over") return t("failed", { message: t("replayNotOver", { n: this.hand + 1 }) });
+    return failedText(error);
   }
 
   private fail(message: string): void {

@@ -5,7 +5,8 @@ import { h } from "./dom";
 import { t } from "./i18n";
 
 export type Route =
-  | { view: "lobby" }
+  /** `unknown`: a fragment that names no view (shown as such in the lobby), else "". */
+  | { view: "lobby"; unknown: string }
   | { view: "table"; tableId: string }
   | { view: "rulebook"; rulesetId: string }
   | { view: "analysis"; rulesetId: string; hands: number | null; skill: boolean }
@@ -24,7 +25,8 @@ export const replayHref = (tableId: string, hand: number): string =>
 
 /** The view a fragment (`location.hash`) names. */
 export function parseRoute(hash: string): Route {
-  const where = Object.fromEntries(new URLSearchParams(hash.replace(/^#/, "")));
+  const fragment = hash.replace(/^#/, "");
+  const where = Object.fromEntries(new URLSearchParams(fragment));
   if (where.replay) {
     const at = where.replay.lastIndexOf(":");
     const hand = Number(where.replay.slice(at + 1));
@@ -43,7 +45,7 @@ export function parseRoute(hash: string): Route {
       skill: where.skill !== "0",
     };
   }
-  return { view: "lobby" };
+  return { view: "lobby", unknown: fragment };
 }
 
 /** The link back to the lobby, atop every view but the lobby. */

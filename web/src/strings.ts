@@ -113,7 +113,7 @@ const en = {
   eventLeft: "{name} left.",
   eventDealt: "Hand {n} dealt.",
   eventPlayed: "{name} played {card}.",
-  eventPickedUp: { one: "{name} picked up 1 card.", other: "{name} picked up {n} cards." },
+  eventPickedUp: "{name} picked up {cards}.",
   eventToWaste: "The trick went to the waste pile.",
   eventOut: "{name} is out.",
   eventTimedOut: "{name} ran out of time.",
@@ -136,9 +136,10 @@ const en = {
   dealtClockwise: "dealt clockwise",
   dealtCounterclockwise: "dealt anticlockwise",
   fairRuleset: "Check failed: the export's {field} is {recorded}, but the table's ruleset has {fair}.",
-  eventPickedUpWaste: {
-    one: "{name} picked up 1 card and cards of the waste pile.",
-    other: "{name} picked up {n} cards and cards of the waste pile.",
+  eventPickedUpWaste: "{name} picked up {cards} and cards of the waste pile.",
+  eventPickedUpFromWaste: {
+    one: "{name} picked up {cards} and 1 card of the waste pile.",
+    other: "{name} picked up {cards} and {n} cards of the waste pile.",
   },
   noAnswer: "No answer from the referee: try again in a moment.",
   copyLink: "Copy the link",
@@ -176,6 +177,13 @@ const en = {
   warnDominantLine: "A fixed line of play does much better or much worse than a fair share.",
   finishedTables: "Finished tables (replays)",
   noFinished: "No table has finished yet.",
+  replayNoHand: "Hand {n} has not been played at this table.",
+  replayNotOver: "Hand {n} is not over yet: its replay opens when it is.",
+  unknownAddress: "The address {address} names no page of the web table: here is the lobby.",
+  nameNeeded: "Your name, please: the other players see it.",
+  openTable: "Open the table",
+  analysisCost: "An analysis plays the ruleset's hands on the referee: from a few seconds to a minute. Choose and press Analyse.",
+  youAreOut: "You are out of this hand.",
 } as const;
 
 export type Key = keyof typeof en;
@@ -293,7 +301,7 @@ const de: Dictionary = {
   eventLeft: "{name} ist gegangen.",
   eventDealt: "Hand {n} ausgeteilt.",
   eventPlayed: "{name} spielt {card}.",
-  eventPickedUp: { one: "{name} nimmt 1 Karte auf.", other: "{name} nimmt {n} Karten auf." },
+  eventPickedUp: "{name} nimmt {cards} auf.",
   eventToWaste: "Der Stich geht auf den Ablagestapel.",
   eventOut: "{name} ist raus.",
   eventTimedOut: "{name} hat die Zeit überschritten.",
@@ -316,9 +324,10 @@ const de: Dictionary = {
   dealtClockwise: "im Uhrzeigersinn gegeben",
   dealtCounterclockwise: "gegen den Uhrzeigersinn gegeben",
   fairRuleset: "Prüfung fehlgeschlagen: im Export ist {field} {recorded}, die Regeln des Tisches haben aber {fair}.",
-  eventPickedUpWaste: {
-    one: "{name} nimmt 1 Karte und Karten vom Ablagestapel auf.",
-    other: "{name} nimmt {n} Karten und Karten vom Ablagestapel auf.",
+  eventPickedUpWaste: "{name} nimmt {cards} und Karten vom Ablagestapel auf.",
+  eventPickedUpFromWaste: {
+    one: "{name} nimmt {cards} und 1 Karte vom Ablagestapel auf.",
+    other: "{name} nimmt {cards} und {n} Karten vom Ablagestapel auf.",
   },
   noAnswer: "Keine Antwort vom Schiedsrichter: versuch es gleich noch einmal.",
   copyLink: "Link kopieren",
@@ -356,6 +365,13 @@ const de: Dictionary = {
   warnDominantLine: "Eine feste Spielweise schneidet viel besser oder viel schlechter ab als ein fairer Anteil.",
   finishedTables: "Beendete Tische (Nachspiele)",
   noFinished: "Noch kein Tisch ist beendet.",
+  replayNoHand: "Hand {n} wurde an diesem Tisch nicht gespielt.",
+  replayNotOver: "Hand {n} ist noch nicht vorbei: ihr Nachspiel öffnet sich, wenn sie es ist.",
+  unknownAddress: "Die Adresse {address} nennt keine Seite des Tisches im Browser: hier ist die Lobby.",
+  nameNeeded: "Bitte deinen Namen: die anderen sehen ihn.",
+  openTable: "Zum Tisch",
+  analysisCost: "Eine Analyse spielt die Hände der Regeln beim Schiedsrichter: einige Sekunden bis eine Minute. Wähle und drücke Analysieren.",
+  youAreOut: "Du bist in dieser Hand draußen.",
 };
 
 const pl: Dictionary = {
@@ -468,7 +484,7 @@ const pl: Dictionary = {
   eventLeft: "{name} odchodzi.",
   eventDealt: "Rozdanie {n} rozdane.",
   eventPlayed: "{name} zagrywa {card}.",
-  eventPickedUp: "{name} zbiera kart: {n}.",
+  eventPickedUp: "{name} zbiera {cards}.",
   eventToWaste: "Lewa idzie na stos odrzuconych.",
   eventOut: "{name} wychodzi z gry.",
   eventTimedOut: "{name} nie zdążył na czas.",
@@ -491,7 +507,8 @@ const pl: Dictionary = {
   dealtClockwise: "rozdane zgodnie z ruchem wskazówek zegara",
   dealtCounterclockwise: "rozdane przeciwnie do ruchu wskazówek zegara",
   fairRuleset: "Sprawdzenie nieudane: w eksporcie {field} to {recorded}, a zasady stołu mają {fair}.",
-  eventPickedUpWaste: "{name} zbiera kart: {n} oraz karty ze stosu odrzuconych.",
+  eventPickedUpWaste: "{name} zbiera {cards} oraz karty ze stosu odrzuconych.",
+  eventPickedUpFromWaste: "{name} zbiera {cards} oraz kart ze stosu odrzuconych: {n}.",
   noAnswer: "Brak odpowiedzi sędziego: spróbuj za chwilę jeszcze raz.",
   copyLink: "Skopiuj link",
   analysis: "Analiza",
@@ -528,6 +545,13 @@ const pl: Dictionary = {
   warnDominantLine: "Stały sposób gry wypada dużo lepiej albo dużo gorzej niż uczciwy udział.",
   finishedTables: "Zakończone stoły (odtworzenia)",
   noFinished: "Żaden stół jeszcze się nie zakończył.",
+  replayNoHand: "Rozdanie {n} nie było rozgrywane przy tym stole.",
+  replayNotOver: "Rozdanie {n} jeszcze się nie skończyło: odtworzenie otworzy się po jego końcu.",
+  unknownAddress: "Adres {address} nie wskazuje żadnej strony stołu w przeglądarce: oto poczekalnia.",
+  nameNeeded: "Podaj imię: zobaczą je pozostali gracze.",
+  openTable: "Przejdź do stołu",
+  analysisCost: "Analiza rozgrywa rozdania tych zasad u sędziego: od kilku sekund do minuty. Wybierz i naciśnij Analizuj.",
+  youAreOut: "Wychodzisz z tego rozdania.",
 };
 
 export const DICTIONARIES: Record<string, Dictionary> = { en, de, pl };

@@ -108,7 +108,7 @@ class TablePage implements View {
     // From the event before the view's: that event again carries the turn clock's time.
     this.lastSeq = this.viewSeq > 0n ? this.viewSeq - 1n : (this.table?.lastSeq ?? 0n);
     this.watch();
-    this.ticker = window.setInterval(() => this.tick(), 1000);
+    this.ticker = window.setInterval(() => this.tick(), 250);
     document.addEventListener("visibilitychange", this.onWake);
     window.addEventListener("online", this.onWake);
   }
@@ -327,6 +327,11 @@ class TablePage implements View {
   }
 
   private join(name: string): void {
+    if (name === "") {
+      this.message = t("nameNeeded");
+      this.draw();
+      return;
+    }
     saveName(name);
     tables
       .joinTable({ tableId: this.tableId, playerName: name })
@@ -335,7 +340,8 @@ class TablePage implements View {
         keepSeat(this.tableId, { seat: joined.seat, token: joined.seatToken });
         this.takeTable(joined.table);
         this.message = "";
-        const seen = joined.table?.lastSeq ?? 0n;
+        // From the event before the join's: the log tells this seat's own arrival too.
+        const seen = (joined.table?.lastSeq ?? 0n) - 1n;
         if (seen > this.lastSeq) this.lastSeq = seen;
         this.draw();
         this.watch(); // the seat's own stream, filtered for it

@@ -1,9 +1,12 @@
 """Player names: what a seat may be called.
 
 A name is shown to every player and spectator, in terminals and pages, so it must be text a
-person reads, not a way to move another client's cursor: control characters (newlines,
-escape codes; Unicode categories Cc, Cf, Zl, Zp) and over-long names are refused with the
-reason, never silently cut or shown raw.
+person reads, not a way to move another client's cursor or turn the text around it: control
+and format characters (newlines, escape codes, direction overrides; Unicode categories Cc,
+Cf, Zl, Zp) and over-long names are refused with the reason, never silently cut or shown
+raw. The two joiners are written as part of words and emoji (the zero-width non-joiner in
+Persian, Urdu and Indic spellings, the zero-width joiner there and in emoji sequences) and
+move nothing: they are accepted.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ MAX_NAME = 40
 """The longest player name accepted (characters, after surrounding spaces are removed)."""
 
 _FORBIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+JOINERS = frozenset({"\u200c", "\u200d"})
+"""Zero-width non-joiner and joiner: format characters (Cf) that belong to the text."""
 
 
 def player_name(text: str) -> str:
@@ -29,10 +34,10 @@ def player_name(text: str) -> str:
             detail=f"{len(name)} characters; at most {MAX_NAME}",
         )
     for position, char in enumerate(name):
-        if unicodedata.category(char) in _FORBIDDEN:
+        if char not in JOINERS and unicodedata.category(char) in _FORBIDDEN:
             raise Refusal(
                 Reason.BAD_PLAYER_NAME,
-                detail=f"character {position + 1} is a control character "
+                detail=f"character {position + 1} is a control or format character "
                 f"(U+{ord(char):04X}); names are plain text",
             )
     return name
