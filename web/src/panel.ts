@@ -41,11 +41,11 @@ function joinLink(tableId: string): HTMLElement[] {
   return [h("label", { class: "joinlink" }, t("joinLink"), link), copy];
 }
 
-export function seatPanel(table: Table, tableId: string, choices: PanelChoices): HTMLElement {
+export function seatPanel(table: Table, choices: PanelChoices): HTMLElement {
   const free = table.seatCount - table.seats.filter((seat) => seat.taken).length;
   const watching = h("p", { class: "spectator" }, t("watching"));
   if (table.status !== TableStatus.OPEN) return h("div", { class: "panel" }, choices.seated ? null : watching);
-  const parts: HTMLElement[] = joinLink(tableId);
+  const parts: HTMLElement[] = joinLink(table.tableId);
   if (!choices.seated && free > 0) {
     const name = h("input", { type: "text", id: "player-name", maxlength: 40, required: true, value: choices.typed ?? savedName() });
     const form = h("form", { class: "join" }, h("label", {}, t("yourName"), name), h("button", { type: "submit" }, t("join")));

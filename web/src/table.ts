@@ -214,11 +214,14 @@ class TablePage implements View {
 
   /** Forgets the seat's credential and what was seen under it. */
   private loseSeat(): void {
-    forgetSeat(this.tableId);
     this.changeIdentity(null);
   }
 
+  /** Holds `held` from now on (kept for the tab; null: forgotten), and drops what was seen
+   * under the credential before. */
   private changeIdentity(held: HeldSeat | null): void {
+    if (held === null) forgetSeat(this.tableId);
+    else keepSeat(this.tableId, held);
     this.held = held;
     this.identity += 1;
     this.view = null;
@@ -337,7 +340,6 @@ class TablePage implements View {
       .joinTable({ tableId: this.tableId, playerName: name })
       .then((joined) => {
         this.changeIdentity({ seat: joined.seat, token: joined.seatToken });
-        keepSeat(this.tableId, { seat: joined.seat, token: joined.seatToken });
         this.takeTable(joined.table);
         this.message = "";
         // From the event before the join's: the log tells this seat's own arrival too.
@@ -430,7 +432,7 @@ class TablePage implements View {
         h("span", { class: "status", "data-status": table.status }, statusText(table.status)),
       ),
       this.unanswered ? h("p", { class: "reconnecting", role: "status" }, t("reconnecting")) : null,
-      seatPanel(table, this.tableId, {
+      seatPanel(table, {
         seated: this.held !== null,
         typed: this.root.querySelector<HTMLInputElement>("#player-name")?.value,
         join: (name) => this.join(name),
